@@ -1,0 +1,311 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Userspace tracepoints, as the kernel's <linux/tracepoint.h>.
+ *
+ * In a header:
+ *
+ *	DECLARE_TRACE(subsys_eventname,
+ *		TP_PROTO(int firstarg, struct task_struct *p),
+ *		TP_ARGS(firstarg, p));
+ *
+ * gives, in every file that includes it:
+ *
+ *	trace_subsys_eventname_tp(firstarg, p)    fire the tracepoint
+ *	trace_subsys_eventname_enabled()          static-key test
+ *	register_trace_subsys_eventname(probe, data)
+ *	register_trace_prio_subsys_eventname(probe, data, prio)
+ *	unregister_trace_subsys_eventname(probe, data)
+ *
+ * and exactly one file of the program defines the storage with
+ * DEFINE_TRACE(subsys_eventname) (or with CREATE_TRACE_POINTS before the
+ * include, through <trace/define_trace.h>).  A probe has the prototype
+ * void probe(void *data, int firstarg, struct task_struct *p).
+ *
+ * Probes run in the context of the thread that fires the tracepoint, inside
+ * an RCU read-side critical section (liburcu's "bulletproof" flavour, so any
+ * thread may fire a tracepoint without registering first).  After
+ * unregistering a probe, tracepoint_synchronize_unregister() waits until no
+ * thread can still be running it.
+ */
+#ifndef _USTRACE_LINUX_TRACEPOINT_H
+#define _USTRACE_LINUX_TRACEPOINT_H
+
+#include <errno.h>
+#include <linux/tracepoint-defs.h>
+
+/*
+ * The kernel builds with -Werror=incompatible-pointer-types, and that is
+ * what turns a probe with the wrong prototype into a compile error at its
+ * registration site.  ISO C makes the conversion a constraint violation; we
+ * ask the compiler to treat it as the error it is for the rest of the file
+ * (GCC 14 and later do so by default).  C++ rejects it without help.
+ */
+#ifndef __cplusplus
+# ifdef __clang__
+#  pragma clang diagnostic error "-Wincompatible-pointer-types"
+#  pragma clang diagnostic error "-Wincompatible-function-pointer-types"
+# else
+#  pragma GCC diagnostic error "-Wincompatible-pointer-types"
+# endif
+#endif
+
+__USTRACE_BEGIN_DECLS
+
+/* The priority probes get from register_trace_<name>(). */
+#define TRACEPOINT_DEFAULT_PRIO	10
+
+#define TP_PROTO(args...)	args
+#define TP_ARGS(args...)	args
+#define TP_CONDITION(args...)	args
+
+/*
+ * A program may name "struct task_struct" in a prototype, as the seed
+ * example does; in userspace it stands for a thread of the program and is
+ * left incomplete (only pointers to it are passed).
+ */
+struct task_struct;
+
+#ifdef CONFIG_TRACEPOINTS
+
+extern int tracepoint_probe_register(struct tracepoint *tp, void *probe,
+				     void *data) __ustrace_visible;
+extern int tracepoint_probe_register_prio(struct tracepoint *tp, void *probe,
+					  void *data, int prio)
+	__ustrace_visible;
+extern int tracepoint_probe_unregister(struct tracepoint *tp, void *probe,
+				       void *data) __ustrace_visible;
+extern void tracepoint_synchronize_unregister(void) __ustrace_visible;
+extern void for_each_kernel_tracepoint(void (*fct)(struct tracepoint *tp,
+						   void *priv),
+				       void *priv) __ustrace_visible;
+extern struct tracepoint *tracepoint_lookup(const char *name)
+	__ustrace_visible;
+
+/* Called by the code the macros below generate; not for direct use. */
+extern void __ustrace_tp_read_lock(void) __ustrace_visible;
+extern void __ustrace_tp_read_unlock(void) __ustrace_visible;
+extern void __ustrace_tracepoint_define(struct tracepoint *tp,
+					const char *signature,
+					const void *anchor) __ustrace_visible;
+extern void __ustrace_tracepoint_undefine(struct tracepoint *tp,
+					  const void *anchor)
+	__ustrace_visible;
+extern void __ustrace_object_get(const void *anchor) __ustrace_visible;
+extern void __ustrace_object_put(const void *anchor) __ustrace_visible;
+
+# ifndef __USTRACE_CORE
+/*
+ * Every object (the executable, each shared object) that includes this
+ * header is counted while it is loaded.  When the last such file of an
+ * object is finalized (dlclose, or exit) the library detaches the probes
+ * whose code lives in that object, so that a plugin that forgot to
+ * unregister cannot leave a dangling probe behind.
+ */
+__attribute__((__constructor__, __used__))
+static void __ustrace_tracepoint_object_init(void)
+{
+	__ustrace_object_get((const void *)__ustrace_tracepoint_object_init);
+}
+
+__attribute__((__destructor__, __used__))
+static void __ustrace_tracepoint_object_exit(void)
+{
+	__ustrace_object_put((const void *)__ustrace_tracepoint_object_init);
+}
+# endif
+
+/*
+ * __DECLARE_TRACE - everything a file needs to fire and probe @name
+ * @call:       the name of the firing function (trace_<name>_tp for
+ *              DECLARE_TRACE, trace_<name> for TRACE_EVENT)
+ * @cond:       evaluated in the out-of-line part; false skips the probes
+ * @data_proto: the probe prototype (void *__data, proto)
+ * @data_args:  the probe arguments (__data, args)
+ *
+ * The probe loop lives in a static noinline function so that a site is
+ * only the static-key test and a call.
+ */
+# define __DECLARE_TRACE(name, call, proto, args, cond, data_proto, data_args) \
+	extern struct tracepoint __tracepoint_##name;			\
+	static const char __ustrace_signature_##name[]			\
+		__attribute__((__unused__)) = __stringify(proto);	\
+	static __attribute__((__noinline__, __unused__)) void		\
+	__ustrace_do_##name(proto)					\
+	{								\
+		struct tracepoint_func *__it;				\
+									\
+		if (!(cond))						\
+			return;						\
+		__ustrace_tp_read_lock();				\
+		__it = __atomic_load_n(&__tracepoint_##name.funcs,	\
+				       __ATOMIC_CONSUME);		\
+		if (__it) {						\
+			do {						\
+				void *__data = __it->data;		\
+				((void (*)(data_proto))(__it->func))(data_args); \
+			} while ((++__it)->func);			\
+		}							\
+		__ustrace_tp_read_unlock();				\
+	}								\
+	static inline void call(proto)					\
+	{								\
+		if (__ustrace_static_branch_unlikely(__tracepoint_##name, key)) \
+			__ustrace_do_##name(args);			\
+	}								\
+	static inline bool trace_##name##_enabled(void)			\
+	{								\
+		return __ustrace_static_branch_unlikely(__tracepoint_##name, key); \
+	}								\
+	static inline int						\
+	register_trace_##name(void (*probe)(data_proto), void *data)	\
+	{								\
+		return tracepoint_probe_register(&__tracepoint_##name,	\
+						 (void *)probe, data);	\
+	}								\
+	static inline int						\
+	register_trace_prio_##name(void (*probe)(data_proto), void *data, \
+				   int prio)				\
+	{								\
+		return tracepoint_probe_register_prio(&__tracepoint_##name, \
+						      (void *)probe, data, prio); \
+	}								\
+	static inline int						\
+	unregister_trace_##name(void (*probe)(data_proto), void *data)	\
+	{								\
+		return tracepoint_probe_unregister(&__tracepoint_##name, \
+						   (void *)probe, data); \
+	}								\
+	static inline void						\
+	check_trace_callback_type_##name(void (*cb)(data_proto))	\
+	{								\
+		(void)cb;						\
+	}
+
+/*
+ * DEFINE_TRACE_FN - the storage of one tracepoint
+ * @reg:   called before the first probe is attached (may return -errno)
+ * @unreg: called after the last probe is removed
+ *
+ * The symbol is global with default visibility even in objects built with
+ * -fvisibility=hidden: tracepoint names are one namespace for the whole
+ * program, like the kernel's.  A constructor announces the definition to
+ * the library, which refuses a second definition of the same name with a
+ * different prototype (see Documentation/trace/tracepoints.rst).
+ */
+# define DEFINE_TRACE_FN(_name, _reg, _unreg)				\
+	static const char __tpstrtab_##_name[] = #_name;		\
+	__ustrace_visible __attribute__((__used__))			\
+	struct tracepoint __tracepoint_##_name = {			\
+		.name = __tpstrtab_##_name,				\
+		.key = STATIC_KEY_INIT_FALSE,				\
+		.regfunc = _reg,					\
+		.unregfunc = _unreg,					\
+		.funcs = (struct tracepoint_func *)0,			\
+		.signature = __ustrace_signature_##_name,		\
+		.priv = (void *)0,					\
+	};								\
+	__attribute__((__constructor__, __used__))			\
+	static void __ustrace_define_##_name(void)			\
+	{								\
+		__ustrace_tracepoint_define(&__tracepoint_##_name,	\
+			__ustrace_signature_##_name,			\
+			(const void *)__ustrace_define_##_name);	\
+	}								\
+	__attribute__((__destructor__, __used__))			\
+	static void __ustrace_undefine_##_name(void)			\
+	{								\
+		__ustrace_tracepoint_undefine(&__tracepoint_##_name,	\
+			(const void *)__ustrace_define_##_name);	\
+	}								\
+	extern struct tracepoint __tracepoint_##_name
+
+/*
+ * EXPORT_TRACEPOINT_SYMBOL{,_GPL} - make a tracepoint usable from other
+ * objects.  DEFINE_TRACE already gives the symbol default visibility, so
+ * what is left to do is the kernel's other promise: the export must sit in
+ * the file that defines the tracepoint.  It fails to compile elsewhere.
+ */
+# define EXPORT_TRACEPOINT_SYMBOL_GPL(name)				\
+	extern const char __ustrace_export_check_##name[		\
+		sizeof(__tpstrtab_##name)] __attribute__((__unused__))
+# define EXPORT_TRACEPOINT_SYMBOL(name)	EXPORT_TRACEPOINT_SYMBOL_GPL(name)
+
+#else /* !CONFIG_TRACEPOINTS: every tracepoint compiles to nothing */
+
+# define __DECLARE_TRACE(name, call, proto, args, cond, data_proto, data_args) \
+	static inline void call(proto)					\
+	{								\
+	}								\
+	static inline bool trace_##name##_enabled(void)			\
+	{								\
+		return false;						\
+	}								\
+	static inline int						\
+	register_trace_##name(void (*probe)(data_proto), void *data)	\
+	{								\
+		(void)probe; (void)data;				\
+		return -ENOSYS;						\
+	}								\
+	static inline int						\
+	register_trace_prio_##name(void (*probe)(data_proto), void *data, \
+				   int prio)				\
+	{								\
+		(void)probe; (void)data; (void)prio;			\
+		return -ENOSYS;						\
+	}								\
+	static inline int						\
+	unregister_trace_##name(void (*probe)(data_proto), void *data)	\
+	{								\
+		(void)probe; (void)data;				\
+		return -ENOSYS;						\
+	}								\
+	static inline void						\
+	check_trace_callback_type_##name(void (*cb)(data_proto))	\
+	{								\
+		(void)cb;						\
+	}
+
+# define DEFINE_TRACE_FN(name, reg, unreg)				\
+	extern int __ustrace_tracepoint_compiled_out_##name
+# define EXPORT_TRACEPOINT_SYMBOL_GPL(name)				\
+	extern int __ustrace_tracepoint_compiled_out_##name
+# define EXPORT_TRACEPOINT_SYMBOL(name)	EXPORT_TRACEPOINT_SYMBOL_GPL(name)
+
+static inline void tracepoint_synchronize_unregister(void)
+{
+}
+
+#endif /* CONFIG_TRACEPOINTS */
+
+#define DEFINE_TRACE(name)	DEFINE_TRACE_FN(name, NULL, NULL)
+
+__USTRACE_END_DECLS
+
+#endif /* _USTRACE_LINUX_TRACEPOINT_H */
+
+/*
+ * The declaration macros are (re)defined outside the include guard:
+ * <trace/define_trace.h> redefines DECLARE_TRACE to DEFINE_TRACE while it
+ * rereads a trace header, and puts them back afterwards by including this
+ * file again.
+ */
+#ifndef DECLARE_TRACE
+/*
+ * DECLARE_TRACE - declare a tracepoint fired with trace_<name>_tp()
+ */
+# define DECLARE_TRACE(name, proto, args)				\
+	__DECLARE_TRACE(name, trace_##name##_tp, PARAMS(proto),		\
+			PARAMS(args), 1,				\
+			PARAMS(void *__data, proto),			\
+			PARAMS(__data, args))
+
+/*
+ * DECLARE_TRACE_CONDITION - as DECLARE_TRACE, but the probes only run when
+ * @cond (a TP_CONDITION() over the arguments) is true.
+ */
+# define DECLARE_TRACE_CONDITION(name, proto, args, cond)		\
+	__DECLARE_TRACE(name, trace_##name##_tp, PARAMS(proto),		\
+			PARAMS(args), PARAMS(cond),			\
+			PARAMS(void *__data, proto),			\
+			PARAMS(__data, args))
+#endif /* DECLARE_TRACE */

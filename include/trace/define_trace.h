@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Turn the declarations of a trace header into definitions.
+ *
+ * A trace header ends, outside its include guard, with
+ *
+ *	#include <trace/define_trace.h>
+ *
+ * In every file but one this does nothing.  In the one file that defines
+ * CREATE_TRACE_POINTS before including the trace header, it reads the trace
+ * header a second time (with TRACE_HEADER_MULTI_READ set, so the guard lets
+ * it through) with DECLARE_TRACE(name, ...) standing for DEFINE_TRACE(name):
+ * that second reading emits the storage of every tracepoint the header
+ * declares.
+ *
+ * Where the second reading finds the header:
+ *   TRACE_INCLUDE_FILE  the file name without ".h" (default: TRACE_SYSTEM)
+ *   TRACE_INCLUDE_PATH  a directory relative to the include path (default:
+ *                       <trace/events/...>), as in the kernel.
+ *
+ * No include guard: this file is meant to be included once per trace header.
+ */
+#ifdef CREATE_TRACE_POINTS
+
+/* Stop the second reading from defining everything again. */
+#undef CREATE_TRACE_POINTS
+
+#include <linux/compiler.h>
+
+#undef DECLARE_TRACE
+#define DECLARE_TRACE(name, proto, args)	DEFINE_TRACE(name)
+
+#undef DECLARE_TRACE_CONDITION
+#define DECLARE_TRACE_CONDITION(name, proto, args, cond) DEFINE_TRACE(name)
+
+#undef TRACE_INCLUDE
+#undef __TRACE_INCLUDE
+
+#ifndef TRACE_INCLUDE_FILE
+# define TRACE_INCLUDE_FILE TRACE_SYSTEM
+# define UNDEF_TRACE_INCLUDE_FILE
+#endif
+
+#ifndef TRACE_INCLUDE_PATH
+# define __TRACE_INCLUDE(system) <trace/events/system.h>
+# define UNDEF_TRACE_INCLUDE_PATH
+#else
+# define __TRACE_INCLUDE(system) __stringify(TRACE_INCLUDE_PATH/system.h)
+#endif
+
+#define TRACE_INCLUDE(system) __TRACE_INCLUDE(system)
+
+#define TRACE_HEADER_MULTI_READ
+#include TRACE_INCLUDE(TRACE_INCLUDE_FILE)
+
+/*
+ * Back to declarations: the next <linux/tracepoint.h> include (from the
+ * next trace header) defines the macros afresh.
+ */
+#undef TRACE_HEADER_MULTI_READ
+#undef DECLARE_TRACE
+#undef DECLARE_TRACE_CONDITION
+
+#ifdef UNDEF_TRACE_INCLUDE_FILE
+# undef TRACE_INCLUDE_FILE
+# undef UNDEF_TRACE_INCLUDE_FILE
+#endif
+
+#ifdef UNDEF_TRACE_INCLUDE_PATH
+# undef TRACE_INCLUDE_PATH
+# undef UNDEF_TRACE_INCLUDE_PATH
+#endif
+
+/* Further trace headers included by this file define their tracepoints too. */
+#define CREATE_TRACE_POINTS
+
+#endif /* CREATE_TRACE_POINTS */

@@ -1,0 +1,283 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * x86-64 text patching for jump label sites.
+ *
+ * A site is five bytes: the compiled "jmp stub", a NOP (0f 1f 44 00 00) or
+ * "jmp target" (e9 rel32).  Other threads may execute a site while we
+ * rewrite it, so we follow the breakpoint protocol the kernel uses for live
+ * code (text_poke_bp), with membarrier(SYNC_CORE) as the "every CPU has
+ * serialized" step:
+ *
+ *   1. write int3 (cc) over byte 0 of every queued site;   sync cores
+ *   2. write bytes 1..4 of the new instruction;              sync cores
+ *   3. write byte 0 of the new instruction;                  sync cores
+ *
+ * Between 1 and 3 a thread that reaches a site traps on the int3.  Our
+ * SIGTRAP handler recognises the address and moves the thread on as the new
+ * instruction would: to the target for a JMP, past the site for a NOP.  A
+ * trap that is delivered late (the thread was descheduled between the trap
+ * and the signal) finds the final instruction in place and simply re-runs
+ * it.  Any other SIGTRAP goes to the handler that was there before us.
+ *
+ * The handler stays installed for the life of the process once patching
+ * has begun: a late trap may arrive at any time after a batch.
+ */
+#define __USTRACE_CORE
+#include <errno.h>
+#include <linux/membarrier.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+#include "../../jump_label.h"
+#include "../../internal.h"
+
+#define INT3_INSN_OPCODE	0xcc
+#define JMP32_INSN_OPCODE	0xe9
+#define POKE_MAX		256
+#define POKE_HISTORY		4096
+
+static const unsigned char x86_nop5[JUMP_LABEL_NOP_SIZE] = {
+	0x0f, 0x1f, 0x44, 0x00, 0x00
+};
+
+struct text_poke {
+	unsigned char *addr;
+	unsigned long emulate;		/* where a trapped thread goes */
+	unsigned char insn[JUMP_LABEL_NOP_SIZE];
+};
+
+/* Protected by jump_label_mutex (the only caller); read by the handler. */
+static struct text_poke poke_queue[POKE_MAX];
+static int poke_count;
+static int poke_live;			/* entries the handler may look at */
+static unsigned long poke_history[POKE_HISTORY];
+static unsigned int poke_history_next;
+
+static struct sigaction jl_old_sigtrap;
+
+static int sync_core(void)
+{
+	return syscall(__NR_membarrier,
+		       MEMBARRIER_CMD_PRIVATE_EXPEDITED_SYNC_CORE, 0, 0);
+}
+
+static bool in_history(unsigned long addr)
+{
+	unsigned int i;
+
+	for (i = 0; i < POKE_HISTORY; i++)
+		if (__atomic_load_n(&poke_history[i], __ATOMIC_RELAXED) == addr)
+			return true;
+	return false;
+}
+
+static void chain_sigtrap(int sig, siginfo_t *si, void *uctx)
+{
+	struct sigaction *old = &jl_old_sigtrap;
+
+	if (old->sa_flags & SA_SIGINFO) {
+		old->sa_sigaction(sig, si, uctx);
+	} else if (old->sa_handler == SIG_IGN) {
+		return;
+	} else if (old->sa_handler == SIG_DFL) {
+		/* What would have happened without us: the default action. */
+		signal(SIGTRAP, SIG_DFL);
+		raise(SIGTRAP);
+	} else {
+		old->sa_handler(sig);
+	}
+}
+
+static void jl_sigtrap(int sig, siginfo_t *si, void *uctx)
+{
+	ucontext_t *uc = uctx;
+	unsigned long ip = uc->uc_mcontext.gregs[REG_RIP];
+	unsigned long addr = ip - 1;	/* int3 leaves ip after itself */
+	int i, live;
+
+	live = __atomic_load_n(&poke_live, __ATOMIC_ACQUIRE);
+	for (i = 0; i < live; i++) {
+		if ((unsigned long)poke_queue[i].addr != addr)
+			continue;
+		if (*(volatile unsigned char *)addr == INT3_INSN_OPCODE)
+			uc->uc_mcontext.gregs[REG_RIP] = poke_queue[i].emulate;
+		else
+			uc->uc_mcontext.gregs[REG_RIP] = addr;
+		return;
+	}
+	if (*(volatile unsigned char *)addr != INT3_INSN_OPCODE &&
+	    in_history(addr)) {
+		uc->uc_mcontext.gregs[REG_RIP] = addr;
+		return;
+	}
+	chain_sigtrap(sig, si, uctx);
+}
+
+/* (Re)install the handler if the program replaced it since last time. */
+static int jl_claim_sigtrap(void)
+{
+	struct sigaction sa, cur;
+
+	if (sigaction(SIGTRAP, NULL, &cur))
+		return -errno;
+	if ((cur.sa_flags & SA_SIGINFO) && cur.sa_sigaction == jl_sigtrap)
+		return 0;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = jl_sigtrap;
+	sa.sa_flags = SA_SIGINFO | SA_RESTART | SA_NODEFER;
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGTRAP, &sa, &jl_old_sigtrap))
+		return -errno;
+	return 0;
+}
+
+bool arch_jump_label_init(void)
+{
+	const char *env = getenv("USTRACE_JUMP_LABEL");
+	long cmds;
+
+	if (env && !strcmp(env, "0"))
+		return false;
+	cmds = syscall(__NR_membarrier, MEMBARRIER_CMD_QUERY, 0, 0);
+	if (cmds < 0 || !(cmds & MEMBARRIER_CMD_PRIVATE_EXPEDITED_SYNC_CORE))
+		return false;
+	if (syscall(__NR_membarrier,
+		    MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED_SYNC_CORE, 0, 0))
+		return false;
+	return jl_claim_sigtrap() == 0;
+}
+
+int arch_jump_label_transform_queue(struct jump_entry *entry, bool enable)
+{
+	unsigned char *addr = (unsigned char *)entry->code;
+	struct text_poke *tp;
+	int ret;
+
+	if (poke_count == POKE_MAX) {
+		ret = arch_jump_label_transform_apply();
+		if (ret)
+			return ret;
+	}
+	tp = &poke_queue[poke_count];
+	tp->addr = addr;
+	if (enable) {
+		int32_t rel = (int32_t)(entry->target -
+					(entry->code + JUMP_LABEL_NOP_SIZE));
+
+		tp->insn[0] = JMP32_INSN_OPCODE;
+		memcpy(&tp->insn[1], &rel, sizeof(rel));
+		tp->emulate = entry->target;
+	} else {
+		memcpy(tp->insn, x86_nop5, JUMP_LABEL_NOP_SIZE);
+		tp->emulate = entry->code + JUMP_LABEL_NOP_SIZE;
+	}
+	/* Already in place (a key toggled twice, a table seen again). */
+	if (!memcmp(addr, tp->insn, JUMP_LABEL_NOP_SIZE))
+		return 0;
+	poke_count++;
+	return 0;
+}
+
+static int cmp_ulong(const void *a, const void *b)
+{
+	unsigned long x = *(const unsigned long *)a;
+	unsigned long y = *(const unsigned long *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Make the pages of the queued sites writable (all of them, or none), or
+ * put them back to read+exec when @writable is false.  @pages gets the
+ * sorted, unique page addresses on the first call.
+ */
+static int set_text_writable(unsigned long *pages, int *npages, bool writable)
+{
+	long psz = sysconf(_SC_PAGESIZE);
+	int i, n = *npages;
+
+	if (writable) {
+		n = 0;
+		for (i = 0; i < poke_count; i++) {
+			unsigned long a = (unsigned long)poke_queue[i].addr;
+
+			pages[n++] = a & ~(psz - 1);
+			pages[n++] = (a + JUMP_LABEL_NOP_SIZE - 1) & ~(psz - 1);
+		}
+		qsort(pages, n, sizeof(*pages), cmp_ulong);
+		for (i = 1, *npages = n ? 1 : 0; i < n; i++)
+			if (pages[i] != pages[*npages - 1])
+				pages[(*npages)++] = pages[i];
+		n = *npages;
+	}
+	for (i = 0; i < n; i++) {
+		int prot = PROT_READ | PROT_EXEC | (writable ? PROT_WRITE : 0);
+
+		if (mprotect((void *)pages[i], psz, prot)) {
+			int err = -errno;
+
+			while (writable && i-- > 0)
+				mprotect((void *)pages[i], psz,
+					 PROT_READ | PROT_EXEC);
+			return err;
+		}
+	}
+	return 0;
+}
+
+int arch_jump_label_transform_apply(void)
+{
+	static unsigned long pages[2 * POKE_MAX];
+	int i, npages = 0, ret;
+
+	if (!poke_count)
+		return 0;
+	ret = set_text_writable(pages, &npages, true);
+	if (!ret)
+		ret = jl_claim_sigtrap();
+	if (ret) {
+		if (npages)
+			set_text_writable(pages, &npages, false);
+		poke_count = 0;
+		return ret;
+	}
+
+	for (i = 0; i < poke_count; i++) {
+		__atomic_store_n(&poke_history[poke_history_next++ % POKE_HISTORY],
+				 (unsigned long)poke_queue[i].addr,
+				 __ATOMIC_RELAXED);
+	}
+	__atomic_store_n(&poke_live, poke_count, __ATOMIC_RELEASE);
+
+	/* Step 1: a breakpoint over the first byte of each site. */
+	for (i = 0; i < poke_count; i++)
+		*(volatile unsigned char *)poke_queue[i].addr = INT3_INSN_OPCODE;
+	sync_core();
+
+	/* Step 2: the tail of the new instruction, behind the breakpoint. */
+	for (i = 0; i < poke_count; i++) {
+		volatile unsigned char *p = poke_queue[i].addr;
+		int b;
+
+		for (b = 1; b < JUMP_LABEL_NOP_SIZE; b++)
+			p[b] = poke_queue[i].insn[b];
+	}
+	sync_core();
+
+	/* Step 3: the first byte; the new instruction is now whole. */
+	for (i = 0; i < poke_count; i++)
+		*(volatile unsigned char *)poke_queue[i].addr =
+			poke_queue[i].insn[0];
+	sync_core();
+
+	__atomic_store_n(&poke_live, 0, __ATOMIC_RELEASE);
+	set_text_writable(pages, &npages, false);
+	poke_count = 0;
+	return 0;
+}
