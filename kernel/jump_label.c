@@ -250,11 +250,11 @@ void jump_label_unlock(void)
 	pthread_mutex_unlock(&jump_label_mutex);
 }
 
-#ifndef __x86_64__
+#ifndef __USTRACE_HAVE_JUMP_LABEL
 /*
- * No text patching on this architecture: every site is compiled in its
- * load-and-branch form (<linux/jump_label.h> only emits patchable sites on
- * x86-64), so there is never anything to rewrite.
+ * No text patching in this build (CONFIG_JUMP_LABEL=n, or an architecture
+ * without support): every site is compiled in its load-and-branch form, so
+ * there is never anything to rewrite.
  */
 bool arch_jump_label_init(void)
 {

@@ -147,35 +147,36 @@ static void __ustrace_tracepoint_object_exit(void)
 		}							\
 		__ustrace_tp_read_unlock();				\
 	}								\
-	static inline void call(proto)					\
+	static inline __attribute__((__unused__)) void call(proto)	\
 	{								\
 		if (__ustrace_static_branch_unlikely(__tracepoint_##name, key)) \
 			__ustrace_do_##name(args);			\
 	}								\
-	static inline bool trace_##name##_enabled(void)			\
+	static inline __attribute__((__unused__)) bool			\
+	trace_##name##_enabled(void)					\
 	{								\
 		return __ustrace_static_branch_unlikely(__tracepoint_##name, key); \
 	}								\
-	static inline int						\
+	static inline __attribute__((__unused__)) int			\
 	register_trace_##name(void (*probe)(data_proto), void *data)	\
 	{								\
 		return tracepoint_probe_register(&__tracepoint_##name,	\
 						 (void *)probe, data);	\
 	}								\
-	static inline int						\
+	static inline __attribute__((__unused__)) int			\
 	register_trace_prio_##name(void (*probe)(data_proto), void *data, \
 				   int prio)				\
 	{								\
 		return tracepoint_probe_register_prio(&__tracepoint_##name, \
 						      (void *)probe, data, prio); \
 	}								\
-	static inline int						\
+	static inline __attribute__((__unused__)) int			\
 	unregister_trace_##name(void (*probe)(data_proto), void *data)	\
 	{								\
 		return tracepoint_probe_unregister(&__tracepoint_##name, \
 						   (void *)probe, data); \
 	}								\
-	static inline void						\
+	static inline __attribute__((__unused__)) void			\
 	check_trace_callback_type_##name(void (*cb)(data_proto))	\
 	{								\
 		(void)cb;						\
@@ -233,33 +234,37 @@ static void __ustrace_tracepoint_object_exit(void)
 #else /* !CONFIG_TRACEPOINTS: every tracepoint compiles to nothing */
 
 # define __DECLARE_TRACE(name, call, proto, args, cond, data_proto, data_args) \
-	static inline void call(proto)					\
+	_Pragma("GCC diagnostic push")					\
+	_Pragma("GCC diagnostic ignored \"-Wunused-parameter\"")	\
+	static inline __attribute__((__unused__)) void call(proto)	\
 	{								\
 	}								\
-	static inline bool trace_##name##_enabled(void)			\
+	_Pragma("GCC diagnostic pop")					\
+	static inline __attribute__((__unused__)) bool			\
+	trace_##name##_enabled(void)					\
 	{								\
 		return false;						\
 	}								\
-	static inline int						\
+	static inline __attribute__((__unused__)) int			\
 	register_trace_##name(void (*probe)(data_proto), void *data)	\
 	{								\
 		(void)probe; (void)data;				\
 		return -ENOSYS;						\
 	}								\
-	static inline int						\
+	static inline __attribute__((__unused__)) int			\
 	register_trace_prio_##name(void (*probe)(data_proto), void *data, \
 				   int prio)				\
 	{								\
 		(void)probe; (void)data; (void)prio;			\
 		return -ENOSYS;						\
 	}								\
-	static inline int						\
+	static inline __attribute__((__unused__)) int			\
 	unregister_trace_##name(void (*probe)(data_proto), void *data)	\
 	{								\
 		(void)probe; (void)data;				\
 		return -ENOSYS;						\
 	}								\
-	static inline void						\
+	static inline __attribute__((__unused__)) void			\
 	check_trace_callback_type_##name(void (*cb)(data_proto))	\
 	{								\
 		(void)cb;						\

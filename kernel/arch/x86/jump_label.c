@@ -37,6 +37,13 @@
 #include "../../jump_label.h"
 #include "../../internal.h"
 
+/*
+ * The functions that read or write program text.  Sanitizers must not
+ * instrument them: TSan has no shadow for text, and the accesses are
+ * ordered by the protocol above, not by the memory model.
+ */
+#define __text_access __attribute__((__no_sanitize__("thread", "address")))
+
 #define INT3_INSN_OPCODE	0xcc
 #define JMP32_INSN_OPCODE	0xe9
 #define POKE_MAX		256
@@ -94,6 +101,7 @@ static void chain_sigtrap(int sig, siginfo_t *si, void *uctx)
 	}
 }
 
+__text_access
 static void jl_sigtrap(int sig, siginfo_t *si, void *uctx)
 {
 	ucontext_t *uc = uctx;
@@ -153,11 +161,12 @@ bool arch_jump_label_init(void)
 	return jl_claim_sigtrap() == 0;
 }
 
+__text_access
 int arch_jump_label_transform_queue(struct jump_entry *entry, bool enable)
 {
 	unsigned char *addr = (unsigned char *)entry->code;
 	struct text_poke *tp;
-	int ret;
+	int i, ret;
 
 	if (poke_count == POKE_MAX) {
 		ret = arch_jump_label_transform_apply();
@@ -178,9 +187,11 @@ int arch_jump_label_transform_queue(struct jump_entry *entry, bool enable)
 		tp->emulate = entry->code + JUMP_LABEL_NOP_SIZE;
 	}
 	/* Already in place (a key toggled twice, a table seen again). */
-	if (!memcmp(addr, tp->insn, JUMP_LABEL_NOP_SIZE))
-		return 0;
-	poke_count++;
+	for (i = 0; i < JUMP_LABEL_NOP_SIZE; i++)
+		if (((volatile unsigned char *)addr)[i] != tp->insn[i])
+			break;
+	if (i < JUMP_LABEL_NOP_SIZE)
+		poke_count++;
 	return 0;
 }
 
@@ -231,6 +242,7 @@ static int set_text_writable(unsigned long *pages, int *npages, bool writable)
 	return 0;
 }
 
+__text_access
 int arch_jump_label_transform_apply(void)
 {
 	static unsigned long pages[2 * POKE_MAX];

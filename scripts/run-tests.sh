@@ -1,0 +1,253 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+#
+# ustrace test runner.
+#
+#   run-tests.sh [options] [--] PROGRAM...
+#	Run each PROGRAM, then every selftests/**/*.sh script (except those
+#	under selftests/lib/, bench/ and stress/), each in its own process
+#	with a timeout, and count the TAP results they print.
+#   run-tests.sh --variant NAME --results FILE --build-failed
+#	Record that variant NAME did not build: one failure.
+#   run-tests.sh --total FILE...
+#	Add up results files and print the closing line
+#	"N passed, N failed[, N skipped]"; exit 1 if any test failed.
+#
+# Options:
+#   --variant NAME	name shown in the output (default: local)
+#   --srctree DIR	source tree (default: this script's parent)
+#   --objtree DIR	build directory (default: .)
+#   --env NAME=VALUE	set in the tests' environment (repeatable)
+#   --wrap 'CMD ARGS'	run every test under CMD (e.g. setarch x86_64 -R);
+#			dropped with a note if "CMD ARGS true" fails
+#   --timeout SEC	per-test timeout (default $USTRACE_TEST_TIMEOUT or 120)
+#   --results FILE	write "passed failed skipped" to FILE
+#
+# Counting: each "ok"/"not ok" line at the start of a line of a test's output
+# is one result; a "# SKIP" or "# TODO" directive makes it a skip. A test that
+# times out, or exits non-zero (other than 4, kselftest's "skip") without a
+# failed result, or stops short of its plan or bails out, adds one failure.
+# A test that prints no result counts as one: passed if it exits 0, skipped
+# if it exits 4.
+#
+# Tests run with their working directory in the build directory, standard
+# input from /dev/null, and USTRACE_SRCTREE, USTRACE_OBJTREE and
+# USTRACE_VARIANT in the environment. Their output (stdout and stderr) goes
+# to <objtree>/selftests-output/<variant>/<name>.log.
+
+set -u
+
+KSFT_SKIP=4
+
+die() {
+	echo "run-tests.sh: $*" >&2
+	exit 2
+}
+
+# summary WHO PASSED FAILED SKIPPED: "WHO: N passed, N failed[, N skipped]"
+summary() {
+	local line="$2 passed, $3 failed"
+
+	[ "$4" -gt 0 ] && line="$line, $4 skipped"
+	echo "${1:+$1: }$line"
+}
+
+write_results() {
+	[ -z "$results" ] && return
+	mkdir -p "$(dirname "$results")"
+	echo "$1 $2 $3" >"$results"
+}
+
+total() {
+	local f p q s tp=0 tf=0 ts=0
+
+	echo "# ===== summary ====="
+	for f; do
+		if read -r p q s 2>/dev/null <"$f"; then
+			:
+		else
+			echo "# $(basename "$f"): the runner left no results"
+			p=0 q=1 s=0
+		fi
+		echo "# $(summary "$(basename "$f")" "$p" "$q" "$s")"
+		tp=$((tp + p)) tf=$((tf + q)) ts=$((ts + s))
+	done
+	summary "" "$tp" "$tf" "$ts"
+	[ "$tf" -eq 0 ]
+}
+
+# exit_reason STATUS: "exit status N", or the signal for 128 + N.
+exit_reason() {
+	local sig
+
+	if [ "$1" -gt 128 ] && sig=$(kill -l "$(($1 - 128))" 2>/dev/null); then
+		echo "killed by SIG$sig"
+	else
+		echo "exit status $1"
+	fi
+}
+
+# tap_count LOG: prints "passed failed skipped plan bailed"; plan is -1 when
+# the test printed none.
+tap_count() {
+	awk '
+	/^(not )?ok([ \t]|$)/ {
+		directive = ""
+		if (match($0, /#[ \t]*[A-Za-z]+/))
+			directive = toupper(substr($0, RSTART, RLENGTH))
+		if (directive ~ /^#[ \t]*(SKIP|TODO)/)
+			skipped++
+		else if ($0 ~ /^ok/)
+			passed++
+		else
+			failed++
+		next
+	}
+	/^1\.\.[0-9]+/ { plan = substr($1, 4) + 0; planned = 1 }
+	/^Bail out!/ { bailed = 1 }
+	END {
+		printf "%d %d %d %d %d\n", passed, failed, skipped,
+		       planned ? plan : -1, bailed
+	}' "$1"
+}
+
+variant=local
+srctree=
+objtree=.
+results=
+timeout=${USTRACE_TEST_TIMEOUT:-120}
+wrap=
+mode=run
+envs=()
+
+while [ $# -gt 0 ]; do
+	case $1 in
+	--variant)	variant=$2; shift 2 ;;
+	--srctree)	srctree=$2; shift 2 ;;
+	--objtree)	objtree=$2; shift 2 ;;
+	--env)		envs+=("$2"); shift 2 ;;
+	--wrap)		wrap=$2; shift 2 ;;
+	--timeout)	timeout=$2; shift 2 ;;
+	--results)	results=$2; shift 2 ;;
+	--build-failed)	mode=build-failed; shift ;;
+	--total)	mode=total; shift; break ;;
+	--)		shift; break ;;
+	-h|--help)	sed -n '3,/^$/s/^# \{0,1\}//p' "$0"; exit 0 ;;
+	-*)		die "unknown option $1" ;;
+	*)		break ;;
+	esac
+done
+
+case $mode in
+total)
+	total "$@"
+	exit
+	;;
+build-failed)
+	echo "not ok 1 $variant: build # the build failed, its tests did not run"
+	write_results 0 1 0
+	summary "$variant" 0 1 0
+	exit 1
+	;;
+esac
+
+[ -n "$srctree" ] || srctree=$(dirname "$0")/..
+srctree=$(cd "$srctree" && pwd) || die "no source tree"
+objtree=$(cd "$objtree" && pwd) || die "no build directory"
+
+tests=("$@")
+if [ -d "$srctree/selftests" ]; then
+	while IFS= read -r t; do
+		tests+=("$t")
+	done < <(find "$srctree/selftests" -name '*.sh' \
+		-not -path "$srctree/selftests/lib/*" \
+		-not -path "$srctree/selftests/bench/*" \
+		-not -path "$srctree/selftests/stress/*" | LC_ALL=C sort)
+fi
+
+read -ra wrapper <<<"$wrap"
+if [ -n "$wrap" ] && ! "${wrapper[@]}" true >/dev/null 2>&1; then
+	echo "# [$variant] '$wrap' does not work here; running tests without it"
+	wrapper=()
+fi
+
+outdir=$objtree/selftests-output/$variant
+rm -rf "$outdir"
+mkdir -p "$outdir" || die "cannot create $outdir"
+
+total_pass=0 total_fail=0 total_skip=0 n=0
+
+echo "TAP version 13"
+echo "1..${#tests[@]}"
+
+for t in "${tests[@]}"; do
+	n=$((n + 1))
+	# The build directory may lie inside the source tree: try it first.
+	case $t in
+	"$objtree"/*)	name=${t#"$objtree"/} ;;
+	"$srctree"/*)	name=${t#"$srctree"/} ;;
+	*)		name=$t ;;
+	esac
+	log=$outdir/${name#selftests/}.log
+	mkdir -p "$(dirname "$log")"
+
+	cmd=("$t")
+	case $t in
+	*.sh)	[ -x "$t" ] || cmd=(bash "$t") ;;
+	esac
+
+	start=$(date +%s.%N)
+	if [ -x "$t" ] || [ "${cmd[0]}" = bash ]; then
+		# The braces keep bash's "Segmentation fault" notice off the
+		# terminal; the summary line says how the test ended.
+		{ (cd "$objtree" &&
+		   exec env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS \
+			USTRACE_SRCTREE="$srctree" USTRACE_OBJTREE="$objtree" \
+			USTRACE_VARIANT="$variant" ${envs[@]+"${envs[@]}"} \
+			timeout -k 5 "$timeout" ${wrapper[@]+"${wrapper[@]}"} "${cmd[@]}") </dev/null >"$log" 2>&1; } 2>/dev/null
+		rc=$?
+	else
+		echo "run-tests.sh: $t is missing or not executable" >"$log"
+		rc=127
+	fi
+	secs=$(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.2f", e - s }')
+
+	read -r pass fail skip plan bailed < <(tap_count "$log")
+	ran=$((pass + fail + skip))
+	why=
+	if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
+		why="timed out after ${timeout}s (exit $rc)"
+	elif [ "$ran" -eq 0 ]; then
+		case $rc in
+		0)		pass=1 ;;
+		"$KSFT_SKIP")	skip=1 ;;
+		*)		why=$(exit_reason "$rc") ;;
+		esac
+	elif [ "$rc" -ne 0 ] && [ "$rc" -ne "$KSFT_SKIP" ] && [ "$fail" -eq 0 ]; then
+		why=$(exit_reason "$rc")
+	elif [ "$bailed" -eq 1 ] && [ "$fail" -eq 0 ]; then
+		why="bailed out"
+	elif [ "$plan" -ge 0 ] && [ "$ran" -lt "$plan" ] && [ "$fail" -eq 0 ]; then
+		why="planned $plan tests, ran $ran"
+	fi
+	[ -n "$why" ] && fail=$((fail + 1))
+
+	total_pass=$((total_pass + pass))
+	total_fail=$((total_fail + fail))
+	total_skip=$((total_skip + skip))
+
+	echo "# [$variant] $name: $(summary "" "$pass" "$fail" "$skip") (${secs}s)"
+	if [ "$fail" -gt 0 ]; then
+		echo "not ok $n $variant: $name${why:+ # $why}"
+		echo "# --- last lines of ${log#"$objtree"/} ---"
+		tail -n 40 "$log" | sed 's/^/#   /'
+	elif [ "$pass" -eq 0 ] && [ "$skip" -gt 0 ]; then
+		echo "ok $n $variant: $name # SKIP"
+	else
+		echo "ok $n $variant: $name"
+	fi
+done
+
+write_results "$total_pass" "$total_fail" "$total_skip"
+summary "$variant" "$total_pass" "$total_fail" "$total_skip"
+[ "$total_fail" -eq 0 ]
