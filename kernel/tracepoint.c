@@ -123,25 +123,17 @@ static void tp_init(void)
 
 /* ---- RCU ------------------------------------------------------------ */
 
-/*
- * liburcu-bp's inline read-side code reaches its per-thread reader through
- * a pointer into an arena that does not honour the struct's declared
- * 128-byte alignment (harmless on x86 and arm64); UBSan's alignment check
- * would stop every test, so the wrappers are exempt from that one check.
- */
-#define __urcu_inline __attribute__((__no_sanitize__("alignment")))
-
-__urcu_inline void __ustrace_tp_read_lock(void)
+void __ustrace_tp_read_lock(void)
 {
 	urcu_bp_read_lock();
 }
 
-__urcu_inline void __ustrace_tp_read_unlock(void)
+void __ustrace_tp_read_unlock(void)
 {
 	urcu_bp_read_unlock();
 }
 
-__urcu_inline static bool tp_in_read_side(void)
+static bool tp_in_read_side(void)
 {
 	return urcu_bp_read_ongoing();
 }
