@@ -461,6 +461,8 @@ install: all $(obj)ustrace.pc $(addprefix $(obj)install-bin/,$(notdir $(INSTALL_
 	$(Q)$(foreach m,$(man-pages),$(INSTALL) -D -m 0644 $(m) $(DESTDIR)$(call man-path,$(m)) &&) :
 	$(Q)$(foreach p,$(INSTALL_PROGS),$(INSTALL) -D -m 0755 $(obj)install-bin/$(notdir $(p)) \
 		$(DESTDIR)$(bindir)/$(notdir $(p)) &&) :
+	$(Q)if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ] && command -v ldconfig >/dev/null; then \
+		ldconfig; fi
 
 uninstall:
 	$(call msg,UNINST,$(DESTDIR)$(PREFIX))
