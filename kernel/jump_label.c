@@ -89,12 +89,14 @@ static void jl_update_object(struct jl_object *obj, struct static_key *key)
 	}
 fail:
 	/*
-	 * The text cannot be made writable.  Nothing of this batch was
-	 * written; from now on the object relies on its state bytes.  If
-	 * earlier batches did rewrite some of its sites, those keep their
+	 * The text cannot be made writable (a W^X policy, a seccomp filter).
+	 * Nothing of this batch was written; from now on the object relies
+	 * on its state bytes, and objects loaded later are not even tried.
+	 * If earlier batches did rewrite some of its sites, those keep their
 	 * last form, and we say so once.
 	 */
 	obj->patched = false;
+	jl_patching = 0;
 	if (obj->ever_patched)
 		ustrace_warn_once("ustrace: cannot patch tracepoint sites any "
 				  "more; some sites keep a stale state\n");
@@ -155,8 +157,10 @@ int static_key_count(struct static_key *key)
 /**
  * jump_label_text_patching - are sites rewritten in place in this process?
  *
- * Return: true when text patching is in use, false when every site runs
- * its fallback form (or the program was built without CONFIG_JUMP_LABEL).
+ * Return: true when text patching is in use, false when sites run their
+ * fallback form: patching was refused from the start (USTRACE_JUMP_LABEL=0,
+ * no membarrier SYNC_CORE, no CONFIG_JUMP_LABEL) or the text stopped being
+ * writable at some point.
  */
 bool jump_label_text_patching(void)
 {

@@ -58,16 +58,24 @@ struct tp_object {
 	struct tp_object *next;
 };
 
-/* Old probe arrays waiting for a grace period. */
-struct tp_release {
-	struct tracepoint_func *funcs;
-	struct tp_release *next;
+/*
+ * A probe array as allocated: the link that queues it for freeing lives in
+ * front of the entries, so that retiring an array never allocates.
+ *
+ *   +-------------+-----------------+-----+------------------+
+ *   | next (free) | tracepoint_func | ... | { NULL, NULL, 0 } |
+ *   +-------------+-----------------+-----+------------------+
+ *                 ^ tp->funcs
+ */
+struct tp_array {
+	struct tp_array *next;
+	struct tracepoint_func funcs[];
 };
 
 static pthread_mutex_t tracepoints_mutex = PTHREAD_MUTEX_INITIALIZER;
 static struct tp_def *tp_defs;
 static struct tp_object *tp_objects;
-static struct tp_release *tp_deferred;
+static struct tp_array *tp_deferred;
 static bool process_exiting;
 static pthread_once_t tp_once = PTHREAD_ONCE_INIT;
 
@@ -123,6 +131,38 @@ static void tp_init(void)
 
 /* ---- RCU ------------------------------------------------------------ */
 
+/*
+ * ThreadSanitizer cannot see a grace period: to it, freeing an old probe
+ * array races with the reader that loaded it before the grace period.  The
+ * annotations state the order liburcu guarantees: everything a reader did
+ * before its read_unlock happens before what the writer does after
+ * synchronize_rcu().
+ */
+#if defined(__SANITIZE_THREAD__)
+# define USTRACE_TSAN 1
+#elif defined(__has_feature)
+# if __has_feature(thread_sanitizer)
+#  define USTRACE_TSAN 1
+# endif
+#endif
+
+#ifdef USTRACE_TSAN
+void __tsan_acquire(void *addr);
+void __tsan_release(void *addr);
+static char tsan_grace_period;
+# define tsan_reader_done()	__tsan_release(&tsan_grace_period)
+# define tsan_grace_period_done() __tsan_acquire(&tsan_grace_period)
+#else
+# define tsan_reader_done()	do { } while (0)
+# define tsan_grace_period_done() do { } while (0)
+#endif
+
+static void tp_synchronize_rcu(void)
+{
+	urcu_bp_synchronize_rcu();
+	tsan_grace_period_done();
+}
+
 void __ustrace_tp_read_lock(void)
 {
 	urcu_bp_read_lock();
@@ -130,6 +170,7 @@ void __ustrace_tp_read_lock(void)
 
 void __ustrace_tp_read_unlock(void)
 {
+	tsan_reader_done();
 	urcu_bp_read_unlock();
 }
 
@@ -138,12 +179,25 @@ static bool tp_in_read_side(void)
 	return urcu_bp_read_ongoing();
 }
 
-static void tp_free_list(struct tp_release *list)
+static struct tp_array *to_array(struct tracepoint_func *funcs)
+{
+	return (struct tp_array *)((char *)funcs - offsetof(struct tp_array, funcs));
+}
+
+/* An array for @n probes plus the terminator, or NULL. */
+static struct tracepoint_func *tp_alloc_funcs(int n)
+{
+	struct tp_array *a = malloc(sizeof(*a) +
+				    (n + 1) * sizeof(struct tracepoint_func));
+
+	return a ? a->funcs : NULL;
+}
+
+static void tp_free_list(struct tp_array *list)
 {
 	while (list) {
-		struct tp_release *next = list->next;
+		struct tp_array *next = list->next;
 
-		free(list->funcs);
 		free(list);
 		list = next;
 	}
@@ -155,26 +209,13 @@ static void tp_free_list(struct tp_release *list)
  */
 static void tp_defer_free(struct tracepoint_func *old)
 {
-	struct tp_release *r;
+	struct tp_array *a;
 
 	if (!old)
 		return;
-	r = malloc(sizeof(*r));
-	if (!r) {
-		/*
-		 * Nowhere to note it: wait here rather than free too early
-		 * or leak.  Only possible outside a read-side section, where
-		 * waiting is allowed.
-		 */
-		if (!tp_in_read_side()) {
-			urcu_bp_synchronize_rcu();
-			free(old);
-		}
-		return;
-	}
-	r->funcs = old;
-	r->next = tp_deferred;
-	tp_deferred = r;
+	a = to_array(old);
+	a->next = tp_deferred;
+	tp_deferred = a;
 }
 
 /*
@@ -185,7 +226,7 @@ static void tp_defer_free(struct tracepoint_func *old)
  */
 static void tp_release_flush(void)
 {
-	struct tp_release *list;
+	struct tp_array *list;
 
 	if (tp_in_read_side())
 		return;
@@ -195,7 +236,7 @@ static void tp_release_flush(void)
 	pthread_mutex_unlock(&tracepoints_mutex);
 	if (!list)
 		return;
-	urcu_bp_synchronize_rcu();
+	tp_synchronize_rcu();
 	tp_free_list(list);
 }
 
@@ -218,7 +259,7 @@ void tracepoint_synchronize_unregister(void)
 				  "called from a probe; not waiting\n");
 		return;
 	}
-	urcu_bp_synchronize_rcu();
+	tp_synchronize_rcu();
 	tp_release_flush();
 }
 
@@ -253,7 +294,7 @@ static int tp_add_func(struct tracepoint *tp, void *probe, void *data,
 	for (i = 0; i < n; i++)
 		if (old[i].func == probe && old[i].data == data)
 			return -EEXIST;
-	new = malloc((n + 2) * sizeof(*new));
+	new = tp_alloc_funcs(n + 1);
 	if (!new)
 		return -ENOMEM;
 	for (i = 0; i < n; i++) {
@@ -276,7 +317,7 @@ static int tp_add_func(struct tracepoint *tp, void *probe, void *data,
 		int ret = tp->regfunc();
 
 		if (ret < 0) {
-			free(new);
+			free(to_array(new));
 			return ret;
 		}
 	}
@@ -311,7 +352,7 @@ static void tp_remove_index(struct tracepoint *tp, int i)
 		tp_defer_free(old);
 		return;
 	}
-	new = malloc(n * sizeof(*new));
+	new = tp_alloc_funcs(n - 1);
 	if (!new) {
 		/* Readers see the probe or the stub, either is fine. */
 		__atomic_store_n(&old[i].func, (void *)tp_stub_func,
@@ -619,6 +660,26 @@ static void report_conflict(const struct tp_def *first, const char *name,
 		base_name(owner));
 }
 
+/*
+ * Both objects exported the symbol and the dynamic linker bound the second
+ * object to the first one's struct: nothing can be left out, so say what
+ * will go wrong.
+ */
+static void report_merged_conflict(const struct tp_def *first,
+				   const char *name, const char *signature,
+				   const char *owner)
+{
+	fprintf(stderr,
+		"ustrace: tracepoint \"%s\" is defined twice with different "
+		"prototypes:\n"
+		"ustrace:   (%s) in %s\n"
+		"ustrace:   (%s) in %s\n"
+		"ustrace: the dynamic linker bound both to the definition in "
+		"%s; probes get wrong arguments from sites in %s\n",
+		name, first->signature, first->owner, signature, owner,
+		base_name(first->owner), base_name(owner));
+}
+
 /**
  * __ustrace_tracepoint_define - a DEFINE_TRACE() was loaded
  * @tp:        the definition's struct (as the dynamic linker bound it)
@@ -635,7 +696,7 @@ static void report_conflict(const struct tp_def *first, const char *name,
 void __ustrace_tracepoint_define(struct tracepoint *tp, const char *signature,
 				 const void *anchor)
 {
-	struct tp_def *def, *first;
+	struct tp_def *def, *first, **pp;
 	char *owner = object_name(anchor);
 
 	tp_init();
@@ -649,8 +710,8 @@ void __ustrace_tracepoint_define(struct tracepoint *tp, const char *signature,
 		 * would use the first one's prototype.
 		 */
 		if (!same_signature(def->signature, signature))
-			report_conflict(def, tp->name, signature,
-					owner ? owner : "?");
+			report_merged_conflict(def, tp->name, signature,
+					       owner ? owner : "?");
 		def->refs++;
 		goto out;
 	}
@@ -667,8 +728,10 @@ void __ustrace_tracepoint_define(struct tracepoint *tp, const char *signature,
 		report_conflict(first, tp->name, signature, def->owner);
 		def->conflict = true;
 	}
-	def->next = tp_defs;
-	tp_defs = def;
+	/* Append: the oldest definition of a name is the one found first. */
+	for (pp = &tp_defs; *pp; pp = &(*pp)->next)
+		;
+	*pp = def;
 	if (!tp->priv)
 		tp->priv = def;
 out:

@@ -65,7 +65,11 @@ __USTRACE_BEGIN_DECLS
  */
 struct task_struct;
 
-#ifdef CONFIG_TRACEPOINTS
+/*
+ * The library itself always has the whole API, whatever the program's
+ * configuration; CONFIG_TRACEPOINTS=n only changes what programs compile.
+ */
+#if defined(CONFIG_TRACEPOINTS) || defined(__USTRACE_CORE)
 
 extern int tracepoint_probe_register(struct tracepoint *tp, void *probe,
 				     void *data) __ustrace_visible;
@@ -280,7 +284,7 @@ static inline void tracepoint_synchronize_unregister(void)
 {
 }
 
-#endif /* CONFIG_TRACEPOINTS */
+#endif /* CONFIG_TRACEPOINTS || __USTRACE_CORE */
 
 #define DEFINE_TRACE(name)	DEFINE_TRACE_FN(name, NULL, NULL)
 

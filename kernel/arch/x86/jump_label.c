@@ -68,10 +68,18 @@ static unsigned int poke_history_next;
 
 static struct sigaction jl_old_sigtrap;
 
-static int sync_core(void)
+/*
+ * Every thread of the process executes a core-serializing instruction
+ * before this returns.  It cannot fail once the process is registered
+ * (arch_jump_label_init); if it ever did, the protocol would lose its
+ * guarantee, so say so.
+ */
+static void sync_core(void)
 {
-	return syscall(__NR_membarrier,
-		       MEMBARRIER_CMD_PRIVATE_EXPEDITED_SYNC_CORE, 0, 0);
+	if (syscall(__NR_membarrier,
+		    MEMBARRIER_CMD_PRIVATE_EXPEDITED_SYNC_CORE, 0, 0))
+		ustrace_warn_once("ustrace: membarrier(SYNC_CORE) failed while "
+				  "patching tracepoint sites\n");
 }
 
 static bool in_history(unsigned long addr)
@@ -172,6 +180,18 @@ int arch_jump_label_transform_queue(struct jump_entry *entry, bool enable)
 		ret = arch_jump_label_transform_apply();
 		if (ret)
 			return ret;
+	}
+	/*
+	 * A site starts with e9 (JMP) or 0f (NOP).  Anything else is a
+	 * debugger's breakpoint: writing under it would be undone when the
+	 * debugger restores the byte it saved, leaving a torn instruction.
+	 * The site keeps its form until the breakpoint is removed.
+	 */
+	if (*(volatile unsigned char *)addr != JMP32_INSN_OPCODE &&
+	    *(volatile unsigned char *)addr != x86_nop5[0]) {
+		ustrace_warn_once("ustrace: a breakpoint sits on the tracepoint "
+				  "site at %p; it is not updated\n", (void *)addr);
+		return 0;
 	}
 	tp = &poke_queue[poke_count];
 	tp->addr = addr;
