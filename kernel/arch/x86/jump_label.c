@@ -19,8 +19,19 @@
  * and the signal) finds the final instruction in place and simply re-runs
  * it.  Any other SIGTRAP goes to the handler that was there before us.
  *
+ * The handler reads the queue while the patching thread may be refilling
+ * it for the next batch, so the queue is guarded by a sequence count
+ * (poke_seq: odd while the queue is being changed).  A handler that sees
+ * it odd, or changed across its lookup, puts the thread back on the site:
+ * the thread either runs the instruction now there or traps again and
+ * finds a stable queue.
+ *
  * The handler stays installed for the life of the process once patching
- * has begun: a late trap may arrive at any time after a batch.
+ * has begun: a late trap may arrive at any time after a batch.  If the
+ * program installs its own SIGTRAP handler later, we take the signal back
+ * before the next batch and chain to theirs; should theirs chain back to
+ * us, the re-entry is detected and the signal gets the action that was in
+ * place before the library's first handler.
  */
 #define __USTRACE_CORE
 #include <errno.h>
@@ -63,10 +74,14 @@ struct text_poke {
 static struct text_poke poke_queue[POKE_MAX];
 static int poke_count;
 static int poke_live;			/* entries the handler may look at */
+static unsigned int poke_seq;		/* odd while the queue changes */
 static unsigned long poke_history[POKE_HISTORY];
 static unsigned int poke_history_next;
 
-static struct sigaction jl_old_sigtrap;
+static struct sigaction jl_old_sigtrap;	/* whom to chain to */
+static struct sigaction jl_orig_sigtrap;	/* before our first claim */
+static bool jl_claimed;
+static __thread bool jl_chaining;
 
 /*
  * Every thread of the process executes a core-serializing instruction
@@ -92,10 +107,9 @@ static bool in_history(unsigned long addr)
 	return false;
 }
 
-static void chain_sigtrap(int sig, siginfo_t *si, void *uctx)
+static void run_old_action(const struct sigaction *old, int sig,
+			   siginfo_t *si, void *uctx)
 {
-	struct sigaction *old = &jl_old_sigtrap;
-
 	if (old->sa_flags & SA_SIGINFO) {
 		old->sa_sigaction(sig, si, uctx);
 	} else if (old->sa_handler == SIG_IGN) {
@@ -109,30 +123,60 @@ static void chain_sigtrap(int sig, siginfo_t *si, void *uctx)
 	}
 }
 
+static void chain_sigtrap(int sig, siginfo_t *si, void *uctx)
+{
+	if (jl_chaining) {
+		/* The handler we chained to chained back to us. */
+		run_old_action(&jl_orig_sigtrap, sig, si, uctx);
+		return;
+	}
+	jl_chaining = true;
+	run_old_action(&jl_old_sigtrap, sig, si, uctx);
+	jl_chaining = false;
+}
+
 __text_access
 static void jl_sigtrap(int sig, siginfo_t *si, void *uctx)
 {
 	ucontext_t *uc = uctx;
 	unsigned long ip = uc->uc_mcontext.gregs[REG_RIP];
 	unsigned long addr = ip - 1;	/* int3 leaves ip after itself */
+	unsigned long emulate = 0;
+	unsigned int seq;
 	int i, live;
 
+	if (jl_chaining) {
+		chain_sigtrap(sig, si, uctx);
+		return;
+	}
+	seq = __atomic_load_n(&poke_seq, __ATOMIC_ACQUIRE);
+	if (seq & 1)
+		goto retry;
 	live = __atomic_load_n(&poke_live, __ATOMIC_ACQUIRE);
 	for (i = 0; i < live; i++) {
-		if ((unsigned long)poke_queue[i].addr != addr)
-			continue;
-		if (*(volatile unsigned char *)addr == INT3_INSN_OPCODE)
-			uc->uc_mcontext.gregs[REG_RIP] = poke_queue[i].emulate;
-		else
-			uc->uc_mcontext.gregs[REG_RIP] = addr;
+		if ((unsigned long)__atomic_load_n(&poke_queue[i].addr,
+						   __ATOMIC_RELAXED) == addr) {
+			emulate = __atomic_load_n(&poke_queue[i].emulate,
+						  __ATOMIC_RELAXED);
+			break;
+		}
+	}
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	if (__atomic_load_n(&poke_seq, __ATOMIC_RELAXED) != seq)
+		goto retry;
+	if (emulate) {
+		if (*(volatile unsigned char *)addr != INT3_INSN_OPCODE)
+			goto retry;
+		uc->uc_mcontext.gregs[REG_RIP] = emulate;
 		return;
 	}
-	if (*(volatile unsigned char *)addr != INT3_INSN_OPCODE &&
-	    in_history(addr)) {
-		uc->uc_mcontext.gregs[REG_RIP] = addr;
-		return;
-	}
+	if (in_history(addr))
+		goto retry;
 	chain_sigtrap(sig, si, uctx);
+	return;
+retry:
+	/* Run whatever is at the site now; an int3 traps us again. */
+	uc->uc_mcontext.gregs[REG_RIP] = addr;
 }
 
 /* (Re)install the handler if the program replaced it since last time. */
@@ -150,6 +194,10 @@ static int jl_claim_sigtrap(void)
 	sigemptyset(&sa.sa_mask);
 	if (sigaction(SIGTRAP, &sa, &jl_old_sigtrap))
 		return -errno;
+	if (!jl_claimed) {
+		jl_orig_sigtrap = jl_old_sigtrap;
+		jl_claimed = true;
+	}
 	return 0;
 }
 
@@ -167,6 +215,13 @@ bool arch_jump_label_init(void)
 		    MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED_SYNC_CORE, 0, 0))
 		return false;
 	return jl_claim_sigtrap() == 0;
+}
+
+/* The queue is complete: handlers may trust what they read in it. */
+static void queue_stable(void)
+{
+	if (poke_seq & 1)
+		__atomic_store_n(&poke_seq, poke_seq + 1, __ATOMIC_RELEASE);
 }
 
 __text_access
@@ -193,18 +248,22 @@ int arch_jump_label_transform_queue(struct jump_entry *entry, bool enable)
 				  "site at %p; it is not updated\n", (void *)addr);
 		return 0;
 	}
+	if (!(poke_seq & 1))
+		__atomic_store_n(&poke_seq, poke_seq + 1, __ATOMIC_RELAXED);
+	__atomic_thread_fence(__ATOMIC_RELEASE);
 	tp = &poke_queue[poke_count];
-	tp->addr = addr;
+	__atomic_store_n(&tp->addr, addr, __ATOMIC_RELAXED);
 	if (enable) {
 		int32_t rel = (int32_t)(entry->target -
 					(entry->code + JUMP_LABEL_NOP_SIZE));
 
 		tp->insn[0] = JMP32_INSN_OPCODE;
 		memcpy(&tp->insn[1], &rel, sizeof(rel));
-		tp->emulate = entry->target;
+		__atomic_store_n(&tp->emulate, entry->target, __ATOMIC_RELAXED);
 	} else {
 		memcpy(tp->insn, x86_nop5, JUMP_LABEL_NOP_SIZE);
-		tp->emulate = entry->code + JUMP_LABEL_NOP_SIZE;
+		__atomic_store_n(&tp->emulate, entry->code + JUMP_LABEL_NOP_SIZE,
+				 __ATOMIC_RELAXED);
 	}
 	/* Already in place (a key toggled twice, a table seen again). */
 	for (i = 0; i < JUMP_LABEL_NOP_SIZE; i++)
@@ -268,8 +327,10 @@ int arch_jump_label_transform_apply(void)
 	static unsigned long pages[2 * POKE_MAX];
 	int i, npages = 0, ret;
 
-	if (!poke_count)
+	if (!poke_count) {
+		queue_stable();
 		return 0;
+	}
 	ret = set_text_writable(pages, &npages, true);
 	if (!ret)
 		ret = jl_claim_sigtrap();
@@ -277,6 +338,7 @@ int arch_jump_label_transform_apply(void)
 		if (npages)
 			set_text_writable(pages, &npages, false);
 		poke_count = 0;
+		queue_stable();
 		return ret;
 	}
 
@@ -285,7 +347,8 @@ int arch_jump_label_transform_apply(void)
 				 (unsigned long)poke_queue[i].addr,
 				 __ATOMIC_RELAXED);
 	}
-	__atomic_store_n(&poke_live, poke_count, __ATOMIC_RELEASE);
+	__atomic_store_n(&poke_live, poke_count, __ATOMIC_RELAXED);
+	queue_stable();
 
 	/* Step 1: a breakpoint over the first byte of each site. */
 	for (i = 0; i < poke_count; i++)
