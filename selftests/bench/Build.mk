@@ -12,3 +12,7 @@ $(call add-prog,$(d)/tp_bench,$(d)/tp_bench.c $(d)/tp_bench_nojl.c)
 $(call add-cflags,$(d)/tp_bench_nojl.c,-D__USTRACE_NO_ASM_GOTO)
 BENCH_PROGS += $(d)/tp_bench
 
+# rb_bench: ns per ring buffer event (reserve, 3 ints and a 16-character
+# string, commit), one thread and two, against a loop that shares nothing.
+$(call add-prog,$(d)/rb_bench,$(d)/rb_bench.c)
+BENCH_PROGS += $(d)/rb_bench
