@@ -15,10 +15,12 @@
  * with rcu_assign_pointer() and read by the firing thread inside an RCU
  * read-side critical section (liburcu-bp: threads register themselves on
  * first use, so any thread of the host may fire).  Writers copy the array,
- * publish the copy, wait for a grace period after dropping the mutex, and
- * free the old one.  A writer that runs inside a read-side critical section
- * (a probe that registers a probe) cannot wait; its old arrays are kept on
- * a list and freed by the next writer or tracepoint_synchronize_unregister().
+ * publish the copy and queue the old one; queued arrays are freed after a
+ * grace period by tracepoint_synchronize_unregister(), or by the writer
+ * that finds TP_DEFER_MAX of them queued.  As in the kernel, registering
+ * and unregistering do not wait for readers (a grace period can take
+ * milliseconds while threads keep firing); only that batch flush, done
+ * outside the mutex and never inside a read-side critical section, does.
  *
  * Lock order: tracepoints_mutex, then jump_label_mutex.
  */
@@ -76,6 +78,10 @@ static pthread_mutex_t tracepoints_mutex = PTHREAD_MUTEX_INITIALIZER;
 static struct tp_def *tp_defs;
 static struct tp_object *tp_objects;
 static struct tp_array *tp_deferred;
+static unsigned int tp_nr_deferred;
+
+/* Old arrays a writer may leave queued before it waits and frees them. */
+#define TP_DEFER_MAX 64
 static bool process_exiting;
 static pthread_once_t tp_once = PTHREAD_ONCE_INIT;
 
@@ -216,6 +222,7 @@ static void tp_defer_free(struct tracepoint_func *old)
 	a = to_array(old);
 	a->next = tp_deferred;
 	tp_deferred = a;
+	__atomic_store_n(&tp_nr_deferred, tp_nr_deferred + 1, __ATOMIC_RELAXED);
 }
 
 /*
@@ -233,11 +240,19 @@ static void tp_release_flush(void)
 	pthread_mutex_lock(&tracepoints_mutex);
 	list = tp_deferred;
 	tp_deferred = NULL;
+	__atomic_store_n(&tp_nr_deferred, 0, __ATOMIC_RELAXED);
 	pthread_mutex_unlock(&tracepoints_mutex);
 	if (!list)
 		return;
 	tp_synchronize_rcu();
 	tp_free_list(list);
+}
+
+/* After a register or unregister: flush only when the queue is long. */
+static void tp_release_maybe(void)
+{
+	if (__atomic_load_n(&tp_nr_deferred, __ATOMIC_RELAXED) >= TP_DEFER_MAX)
+		tp_release_flush();
 }
 
 /**
@@ -392,7 +407,7 @@ int tracepoint_probe_register_prio(struct tracepoint *tp, void *probe,
 	pthread_mutex_lock(&tracepoints_mutex);
 	ret = tp_add_func(tp, probe, data, prio);
 	pthread_mutex_unlock(&tracepoints_mutex);
-	tp_release_flush();
+	tp_release_maybe();
 	return ret;
 }
 
@@ -443,7 +458,7 @@ int tracepoint_probe_unregister(struct tracepoint *tp, void *probe,
 		}
 	}
 	pthread_mutex_unlock(&tracepoints_mutex);
-	tp_release_flush();
+	tp_release_maybe();
 	return ret;
 }
 

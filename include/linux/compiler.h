@@ -21,12 +21,12 @@
 #endif
 
 #ifndef __stringify
-# define __stringify_1(x...)	#x
-# define __stringify(x...)	__stringify_1(x)
+# define __stringify_1(...)	#__VA_ARGS__
+# define __stringify(...)	__stringify_1(__VA_ARGS__)
 #endif
 
 #ifndef PARAMS
-# define PARAMS(args...)	args
+# define PARAMS(...)		__VA_ARGS__
 #endif
 
 #ifndef IS_ENABLED

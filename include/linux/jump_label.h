@@ -119,7 +119,8 @@ extern struct jump_entry __stop___ustrace_jump_table[]
 __attribute__((__constructor__, __used__))
 static void __ustrace_jump_table_init(void)
 {
-	if (&__start___ustrace_jump_table[0] != &__stop___ustrace_jump_table[0])
+	if ((const void *)__start___ustrace_jump_table !=
+	    (const void *)__stop___ustrace_jump_table)
 		__ustrace_jump_table_register(__start___ustrace_jump_table,
 					      __stop___ustrace_jump_table);
 }
@@ -127,7 +128,8 @@ static void __ustrace_jump_table_init(void)
 __attribute__((__destructor__, __used__))
 static void __ustrace_jump_table_exit(void)
 {
-	if (&__start___ustrace_jump_table[0] != &__stop___ustrace_jump_table[0])
+	if ((const void *)__start___ustrace_jump_table !=
+	    (const void *)__stop___ustrace_jump_table)
 		__ustrace_jump_table_unregister(__start___ustrace_jump_table,
 						__stop___ustrace_jump_table);
 }

@@ -54,9 +54,9 @@ __USTRACE_BEGIN_DECLS
 /* The priority probes get from register_trace_<name>(). */
 #define TRACEPOINT_DEFAULT_PRIO	10
 
-#define TP_PROTO(args...)	args
-#define TP_ARGS(args...)	args
-#define TP_CONDITION(args...)	args
+#define TP_PROTO(...)		__VA_ARGS__
+#define TP_ARGS(...)		__VA_ARGS__
+#define TP_CONDITION(...)	__VA_ARGS__
 
 /*
  * A program may name "struct task_struct" in a prototype, as the seed
@@ -184,7 +184,8 @@ static void __ustrace_tracepoint_object_exit(void)
 	check_trace_callback_type_##name(void (*cb)(data_proto))	\
 	{								\
 		(void)cb;						\
-	}
+	}								\
+	extern int __ustrace_declared_##name
 
 /*
  * DEFINE_TRACE_FN - the storage of one tracepoint
@@ -272,7 +273,8 @@ static void __ustrace_tracepoint_object_exit(void)
 	check_trace_callback_type_##name(void (*cb)(data_proto))	\
 	{								\
 		(void)cb;						\
-	}
+	}								\
+	extern int __ustrace_declared_##name
 
 # define DEFINE_TRACE_FN(name, reg, unreg)				\
 	extern int __ustrace_tracepoint_compiled_out_##name
