@@ -21,6 +21,8 @@ PACKAGES=(
 	binutils		# ar, objdump for the jump-label tests
 	util-linux		# setarch -R for the TSan variant
 	valgrind		# benchmarks and leak checks
+	libtraceevent-dev	# kbuffer: ring buffer pages read by the kernel's own reader
+	man-db			# man --warnings in the documentation checks
 )
 
 [ "${USTRACE_SKIP_DEPS:-0}" = 1 ] && exit 0

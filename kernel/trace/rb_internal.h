@@ -1,0 +1,417 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * What ring_buffer.c (writers, setup, control) and ring_buffer_read.c
+ * (readers, iterators, accounting) share.  Not installed.
+ *
+ * Terminology (Documentation/trace/ring-buffer-design.rst has the full
+ * story, with drawings):
+ *
+ *   page        a 4 KiB sub-buffer in the kernel's format (time stamp,
+ *               commit, 4080 bytes of events), identified by a page id
+ *   slot        a position in a CPU's ring; slot words say which page a
+ *               slot holds, its sequence number and how much of it is done
+ *   seq         the sequence number of a page: writers enter pages in
+ *               sequence, one turn of the ring after another
+ *   tail        where the next event goes (page, seq, offset) and the time
+ *               of the last event, changed with one cmpxchg16b
+ *   reader page the page the consuming reader owns, outside the ring
+ *   head        the seq of the next page the reader swaps in
+ *   switcher    the writer (or reader) whose tail cmpxchg moved the tail to
+ *               a new page: it stamps and opens the new page, then pads
+ *               and closes the old one
+ *   complete    a page that was opened, closed, and every byte reserved on
+ *               it committed: committed == RB_SLOT_FULL in its slot word
+ *
+ * Writers never lock and never block: any number of threads may write to a
+ * CPU's ring at once (a thread may migrate after choosing it, be preempted
+ * in the middle of an event, or nest).  Readers of one CPU serialize on its
+ * reader_lock; reset and resize take it too and freeze the tail.
+ */
+#ifndef _USTRACE_KERNEL_TRACE_RB_INTERNAL_H
+#define _USTRACE_KERNEL_TRACE_RB_INTERNAL_H
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <linux/ring_buffer.h>
+#include "rb_layout.h"
+#include "trace_clock.h"
+
+#if defined(__SANITIZE_THREAD__)
+# define RB_TSAN 1
+#elif defined(__has_feature)
+# if __has_feature(thread_sanitizer)
+#  define RB_TSAN 1
+# endif
+#endif
+
+#ifndef noinline
+# define noinline		__attribute__((__noinline__))
+#endif
+
+#define RB_EVNT_HDR_SIZE	4u
+#define RB_MAX_SMALL_DATA	(4u * RINGBUF_TYPE_DATA_TYPE_LEN_MAX)
+#define RB_LEN_TIME_EXTEND	8u
+#define TS_SHIFT		27
+#define TS_MASK			((1ull << TS_SHIFT) - 1)
+#define TS_ABS_MASK		((1ull << 59) - 1)
+#define TS_MSB			(~TS_ABS_MASK)
+
+/* The reader's state for one CPU; under reader_lock. */
+struct rb_reader {
+	u32 page;		/* page id outside the ring, owned by the reader */
+	u32 head;		/* seq of the next page to swap in */
+	u32 head_slot;		/* and its slot */
+	u32 read;		/* offset of the next event on the reader page */
+	u32 end;		/* end of the events on the reader page */
+	u32 entries;		/* data events on it not consumed yet */
+	u64 stamp;		/* time of the last event read */
+	u64 page_stamp;		/* the reader page's time stamp */
+	u64 lost;		/* events lost before the reader page, unreported */
+	u64 last_overrun;	/* overrun when the last page was swapped in */
+	u64 read_events;	/* data events consumed */
+};
+
+struct ring_buffer_per_cpu {
+	struct trace_buffer *buffer;
+	int cpu;
+	char *region;
+	struct rb_cpu_meta *meta;
+	u64 *slots;
+	pthread_mutex_t reader_lock;
+	struct rb_reader r;
+} __rb_cacheline;
+
+struct trace_buffer {
+	/* read by every writer */
+	char *cpu_base;
+	u64 (*clock)(void);
+	unsigned int nr_cpus;
+	int record_disabled;
+	bool clock_local;
+	bool time_stamp_abs;
+	bool fast;			/* clock_local && !time_stamp_abs */
+	unsigned int flags;
+
+	/* control */
+	pthread_mutex_t mutex;		/* resize, reset, set_clock */
+	int memfd;
+	void *map;
+	size_t map_size;
+	struct ring_buffer_per_cpu *cpus;
+};
+
+struct ring_buffer_iter {
+	struct ring_buffer_per_cpu *cpu_buffer;
+	bool started;
+	bool on_reader;		/* the copy is of the reader page */
+	bool loaded;		/* the copy is of ring page seq */
+	bool complete;		/* which was complete when copied */
+	bool dropped;		/* pages were overwritten under the iterator */
+	u32 seq;		/* seq of the ring page copied (or to copy next) */
+	u32 read;		/* next event in the copy */
+	u32 end;		/* valid bytes of the copy */
+	u64 stamp;		/* time of the last event walked */
+	u32 data[RB_DATA_SIZE / 4];
+};
+
+/* ------------------------------------------------------------------
+ * Events
+ */
+
+static inline u32 rb_hdr(u32 type_len, u32 delta)
+{
+	return type_len | delta << 5;
+}
+
+static inline u32 rb_hdr_type(u32 hdr)
+{
+	return hdr & 31;
+}
+
+static inline u32 rb_hdr_delta(u32 hdr)
+{
+	return hdr >> 5;
+}
+
+/* Bytes of a data event with @length bytes of payload, header included. */
+static inline u32 rb_data_event_size(unsigned long length)
+{
+	if (!length)
+		length = 1;
+	if (length > RB_MAX_SMALL_DATA)
+		length += 4;
+	return (u32)(length + RB_EVNT_HDR_SIZE + 3) & ~3u;
+}
+
+static inline void rb_write_data_header(u32 *ev, u32 size, u32 delta)
+{
+	u32 len = size - RB_EVNT_HDR_SIZE;
+
+	if (len > RB_MAX_SMALL_DATA) {
+		ev[1] = len;
+		ev[0] = rb_hdr(0, delta);
+	} else {
+		ev[0] = rb_hdr(len >> 2, delta);
+	}
+}
+
+/* A time extend (delta) or an absolute time stamp (low 59 bits of ts). */
+static inline void rb_write_time(u32 *ev, u32 type, u64 val)
+{
+	val &= TS_ABS_MASK;
+	ev[0] = rb_hdr(type, val & TS_MASK);
+	ev[1] = (u32)(val >> TS_SHIFT);
+}
+
+static inline u64 rb_time_value(const u32 *ev)
+{
+	return ((u64)ev[1] << TS_SHIFT) + rb_hdr_delta(ev[0]);
+}
+
+/* An absolute stamp carries 59 bits; the top 5 come from the last time. */
+static inline u64 rb_fix_abs_ts(u64 abs, u64 prev)
+{
+	abs |= prev & TS_MSB;
+	if (abs < prev && (prev & TS_MSB) != TS_MSB)
+		abs += 1ull << 59;
+	return abs;
+}
+
+/*
+ * Size of the event at @off in @data, or 0 when it does not fit in
+ * [off, end) or makes no sense.  Everything read from a page goes through
+ * here: pages live in shared memory.
+ */
+static inline u32 rb_event_size_at(const u32 *data, u32 off, u32 end)
+{
+	const u32 *ev = data + off / 4;
+	u32 len;
+
+	if (off & 3 || off >= end || end - off < 4)
+		return 0;
+	switch (rb_hdr_type(ev[0])) {
+	case RINGBUF_TYPE_PADDING:
+		if (!rb_hdr_delta(ev[0]))
+			return end - off;
+		/* fall through */
+	case 0:
+		if (end - off < 8)
+			return 0;
+		len = ev[1] + RB_EVNT_HDR_SIZE;
+		if (ev[1] > RB_DATA_SIZE)
+			return 0;
+		break;
+	case RINGBUF_TYPE_TIME_EXTEND:
+	case RINGBUF_TYPE_TIME_STAMP:
+		len = RB_LEN_TIME_EXTEND;
+		break;
+	default:
+		len = rb_hdr_type(ev[0]) * 4 + RB_EVNT_HDR_SIZE;
+		break;
+	}
+	if (len < 8 || len & 3 || len > end - off)
+		return 0;
+	return len;
+}
+
+static inline bool rb_is_time_event(u32 hdr)
+{
+	return rb_hdr_type(hdr) >= RINGBUF_TYPE_TIME_EXTEND;
+}
+
+/* Size of a data event (a time event's data event), from its header. */
+static inline u32 rb_data_size(const u32 *ev)
+{
+	u32 t = rb_hdr_type(ev[0]);
+
+	if (t == 0 || t == RINGBUF_TYPE_PADDING)
+		return ev[1] + RB_EVNT_HDR_SIZE;
+	return t * 4 + RB_EVNT_HDR_SIZE;
+}
+
+/* Bytes a reservation took: its time event, if any, and its data event. */
+static inline u32 rb_reserved_size(const u32 *ev)
+{
+	if (rb_is_time_event(ev[0]))
+		return RB_LEN_TIME_EXTEND + rb_data_size(ev + 2);
+	return rb_data_size(ev);
+}
+
+/* ------------------------------------------------------------------
+ * Addresses
+ */
+
+static inline char *rb_region(const struct trace_buffer *buffer, unsigned int cpu)
+{
+	return buffer->cpu_base + ((size_t)cpu << RB_CPU_SHIFT);
+}
+
+static inline char *rb_page(const char *region, u32 page)
+{
+	return (char *)region + RB_META_SIZE + (size_t)page * RB_PAGE_SIZE;
+}
+
+static inline u32 *rb_page_data(const char *region, u32 page)
+{
+	return (u32 *)(rb_page(region, page) + RB_PAGE_HDR_SIZE);
+}
+
+static inline u64 *rb_page_stamp(const char *region, u32 page)
+{
+	return (u64 *)rb_page(region, page);
+}
+
+static inline u64 *rb_page_commit(const char *region, u32 page)
+{
+	return (u64 *)(rb_page(region, page) + 8);
+}
+
+static inline u64 *rb_slots(const char *region)
+{
+	return (u64 *)(region + RB_SLOTS_OFF);
+}
+
+static inline u16 *rb_page_slots(const char *region)
+{
+	return (u16 *)(region + RB_PAGE_SLOT_OFF);
+}
+
+static inline u32 *rb_lost_before(const char *region)
+{
+	return (u32 *)(region + RB_LOST_OFF);
+}
+
+/*
+ * page_slot[] and lost_before[] are read speculatively (a reader or a
+ * writer holding a stale tail reads them, then finds out with a cmpxchg
+ * that they had changed): relaxed atomics, so that the race is benign in
+ * C11 terms too.  Their ordering comes from the slot words.
+ */
+static inline u32 rb_get_page_slot(const char *region, u32 page)
+{
+	return __atomic_load_n(&rb_page_slots(region)[page], __ATOMIC_RELAXED);
+}
+
+static inline void rb_set_page_slot(char *region, u32 page, u32 slot)
+{
+	__atomic_store_n(&rb_page_slots(region)[page], (u16)slot, __ATOMIC_RELAXED);
+}
+
+static inline u32 rb_get_lost(const char *region, u32 slot)
+{
+	return __atomic_load_n(&rb_lost_before(region)[slot], __ATOMIC_RELAXED);
+}
+
+static inline void rb_set_lost(char *region, u32 slot, u32 lost)
+{
+	__atomic_store_n(&rb_lost_before(region)[slot], lost, __ATOMIC_RELAXED);
+}
+
+/*
+ * Where an event lives: its CPU's region, its page and its offset in the
+ * page's data.  Fails for addresses that are not in the buffer's pages.
+ */
+static inline int rb_locate(const struct trace_buffer *buffer, const void *event,
+			    char **region, u32 *page, u32 *off)
+{
+	uintptr_t a = (uintptr_t)event - (uintptr_t)buffer->cpu_base;
+	uintptr_t in = a & (RB_CPU_STRIDE - 1);
+	uintptr_t p;
+
+	if (unlikely((a >> RB_CPU_SHIFT) >= buffer->nr_cpus || in < RB_META_SIZE || a & 3))
+		return -EINVAL;
+	p = (in - RB_META_SIZE) >> RB_PAGE_SHIFT;
+	in = (in - RB_META_SIZE) & (RB_PAGE_SIZE - 1);
+	if (unlikely(p >= RB_MAX_PAGES || in < RB_PAGE_HDR_SIZE))
+		return -EINVAL;
+	*region = rb_region(buffer, a >> RB_CPU_SHIFT);
+	*page = p;
+	*off = in - RB_PAGE_HDR_SIZE;
+	return 0;
+}
+
+static inline struct ring_buffer_per_cpu *rb_cpu_buffer(struct trace_buffer *buffer, int cpu)
+{
+	if (!buffer || cpu < 0 || (unsigned int)cpu >= buffer->nr_cpus) {
+		errno = EINVAL;
+		return NULL;
+	}
+	return &buffer->cpus[cpu];
+}
+
+/* ------------------------------------------------------------------
+ * The tail and the clock
+ */
+
+#if defined(__x86_64__) && !defined(RB_TSAN)
+/*
+ * By hand: the builtin would need -mcx16 and makes the compiler spill the
+ * 128-bit values through the stack.  A full barrier, as every locked
+ * instruction.  On failure @old gets the current value.
+ */
+static __always_inline bool rb_tail_cmpxchg(struct rb_tail *tail, struct rb_tail *old,
+					    struct rb_tail new)
+{
+	bool ok;
+
+	__asm__ __volatile__("lock cmpxchg16b %[tail]"
+			     : "=@ccz" (ok), [tail] "+m" (*tail),
+			       "+a" (old->pos), "+d" (old->ts)
+			     : "b" (new.pos), "c" (new.ts)
+			     : "memory");
+	return ok;
+}
+
+/* Both words at one instant (a cmpxchg that changes nothing). */
+static inline struct rb_tail rb_tail_snapshot(struct rb_tail *tail)
+{
+	struct rb_tail old = { 0, 0 };
+
+	rb_tail_cmpxchg(tail, &old, old);
+	return old;
+}
+#else
+/*
+ * The builtins (out of line, compiled for cmpxchg16b), so that
+ * ThreadSanitizer sees the synchronization.
+ */
+bool rb_tail_cmpxchg(struct rb_tail *tail, struct rb_tail *old, struct rb_tail new);
+struct rb_tail rb_tail_snapshot(struct rb_tail *tail);
+#endif
+
+static __always_inline u64 rb_clock(const struct trace_buffer *buffer)
+{
+	if (likely(__atomic_load_n(&buffer->clock_local, __ATOMIC_RELAXED)))
+		return tc_local();
+	return __atomic_load_n(&buffer->clock, __ATOMIC_RELAXED)();
+}
+
+/* Time stamps within a CPU's ring never go backwards. */
+static __always_inline u64 rb_later(u64 now, u64 last)
+{
+	return (int64_t)(now - last) > 0 ? now : last;
+}
+
+/* ------------------------------------------------------------------
+ * Shared by the writers and the reader
+ */
+
+enum rb_claim_mode {
+	RB_CLAIM_WRITER,	/* may overwrite; counts what it drops */
+	RB_CLAIM_FLUSH,		/* the reader: never overwrites, counts nothing */
+};
+
+int rb_claim_next(struct trace_buffer *buffer, char *region, u64 pos,
+		  enum rb_claim_mode mode, u32 *npage, u32 *nslot);
+void rb_finish_switch(char *region, u64 old, u32 npage, u32 nslot, u64 ts);
+void rb_corrupt(struct trace_buffer *buffer, int cpu, const char *what);
+
+static inline int rb_region_cpu(const struct trace_buffer *buffer, const char *region)
+{
+	return (int)((size_t)(region - buffer->cpu_base) >> RB_CPU_SHIFT);
+}
+
+#endif /* _USTRACE_KERNEL_TRACE_RB_INTERNAL_H */

@@ -1,0 +1,237 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The memory layout of a ring buffer: what lives in the shared mapping and
+ * how its words are packed.  Not installed.  A reader in another process
+ * will map the same memfd, so everything here is part of an ABI that is
+ * versioned by RB_LAYOUT_VERSION: grow structures at their end only.
+ *
+ * Documentation/trace/ring-buffer-design.rst explains the protocols that
+ * move these words; this file only says what the bits are.
+ *
+ * The mapping:
+ *
+ *   offset 0                  struct rb_shared_header (one 4 KiB page)
+ *   RB_HDR_SIZE + c << RB_CPU_SHIFT
+ *                             the region of CPU c:
+ *
+ *       +0                    struct rb_cpu_meta (tail, counters)
+ *       +RB_SLOTS_OFF         u64 slot[RB_MAX_PAGES]     ring slot words
+ *       +RB_PAGE_SLOT_OFF     u16 page_slot[RB_MAX_PAGES] page id -> slot
+ *       +RB_LOST_OFF          u32 lost_before[RB_MAX_PAGES] per slot
+ *       +RB_META_SIZE + id * RB_PAGE_SIZE
+ *                             sub-buffer page "id", in the kernel's format
+ *
+ * Regions are RB_CPU_STRIDE apart, so that the CPU and the page of an event
+ * follow from its address by shifts.  The file is sparse: only the pages
+ * in use are ever touched, and a shrinking resize punches the rest out.
+ *
+ * A sub-buffer page (struct buffer_data_page in the kernel):
+ *
+ *   +0   u64 time_stamp   time of the page (first event's delta is from it)
+ *   +8   u64 commit       end of the event data; RB_MISSED_* flags on pages
+ *                         handed to readers
+ *   +16  data[4080]       events, 4-byte aligned
+ */
+#ifndef _USTRACE_KERNEL_TRACE_RB_LAYOUT_H
+#define _USTRACE_KERNEL_TRACE_RB_LAYOUT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <linux/ring_buffer.h>
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+# error "the ring buffer writes event headers as little-endian words"
+#endif
+
+typedef uint8_t u8;
+typedef uint16_t u16;
+typedef uint32_t u32;
+typedef uint64_t u64;
+typedef unsigned __int128 u128;
+
+#define RB_LAYOUT_MAGIC		0x52425553u	/* "USBR" */
+#define RB_LAYOUT_VERSION	1
+
+#define RB_PAGE_SHIFT		12
+#define RB_DATA_SIZE		RB_PAGE_DATA_SIZE
+
+/* Page ids per CPU, the reader's page included. */
+#define RB_MAX_PAGES		65280u
+#define RB_META_SIZE		(1u << 20)
+#define RB_CPU_SHIFT		28
+#define RB_CPU_STRIDE		(1ul << RB_CPU_SHIFT)
+#define RB_HDR_SIZE		4096ul
+
+#define RB_SLOTS_OFF		4096u
+#define RB_PAGE_SLOT_OFF	(RB_SLOTS_OFF + 129u * 4096u)
+#define RB_LOST_OFF		(RB_PAGE_SLOT_OFF + 32u * 4096u)
+
+_Static_assert(RB_SLOTS_OFF + RB_MAX_PAGES * 8u <= RB_PAGE_SLOT_OFF, "slots overlap");
+_Static_assert(RB_PAGE_SLOT_OFF + RB_MAX_PAGES * 2u <= RB_LOST_OFF, "page_slot overlaps");
+_Static_assert(RB_LOST_OFF + RB_MAX_PAGES * 4u <= RB_META_SIZE, "lost_before overlaps");
+_Static_assert(RB_META_SIZE + (u64)RB_MAX_PAGES * RB_PAGE_SIZE <= RB_CPU_STRIDE,
+	       "pages overflow the CPU region");
+
+#define RB_CACHELINE		64
+#define __rb_cacheline		__attribute__((__aligned__(RB_CACHELINE)))
+
+/*
+ * The tail: where the next event goes, and the time stamp of the last event
+ * reserved.  Both change together, with one cmpxchg16b.
+ *
+ *   pos:  bits  0..15  offset of the next event in the page's data
+ *         bits 16..37  sequence number of the page (22 bits, wraps)
+ *         bits 48..63  page id
+ *   ts:   full time stamp of the last event reserved (or of the page when
+ *         nothing is reserved on it yet)
+ *
+ * An offset of RB_OFF_FROZEN_* means that reset or resize owns the CPU: no
+ * event fits, and writers take the slow path, which drops the event
+ * (counting it for a resize, not for a reset).  The reason is in the tail
+ * itself, so a writer cannot pair one freeze's tail with another's reason.
+ */
+struct rb_tail {
+	u64 pos;
+	u64 ts;
+} __attribute__((__aligned__(16)));
+
+#define RB_OFF_FROZEN_RESIZE	0xffffu
+#define RB_OFF_FROZEN_RESET	0xfffeu
+#define RB_OFF_FROZEN_MIN	RB_OFF_FROZEN_RESET
+#define RB_SEQ_BITS		22
+#define RB_SEQ_MASK		((1u << RB_SEQ_BITS) - 1)
+
+static inline bool rb_off_frozen(u32 off)
+{
+	return off >= RB_OFF_FROZEN_MIN;
+}
+
+static inline u32 rb_pos_off(u64 pos)
+{
+	return pos & 0xffff;
+}
+
+static inline u32 rb_pos_seq(u64 pos)
+{
+	return (pos >> 16) & RB_SEQ_MASK;
+}
+
+static inline u32 rb_pos_page(u64 pos)
+{
+	return pos >> 48;
+}
+
+static inline u64 rb_mkpos(u32 page, u32 seq, u32 off)
+{
+	return (u64)page << 48 | (u64)(seq & RB_SEQ_MASK) << 16 | off;
+}
+
+/* a - b for sequence numbers, as a signed distance. */
+static inline int32_t rb_seq_diff(u32 a, u32 b)
+{
+	return (int32_t)((a - b) << (32 - RB_SEQ_BITS)) >> (32 - RB_SEQ_BITS);
+}
+
+/*
+ * A slot word: the page a ring slot holds, which turn of the ring it is
+ * in, and how much of it is done.
+ *
+ *   bits  0..12  committed: bytes committed on the page (events, discarded
+ *                events, the padding that closes it) plus one for the open
+ *                mark and one for the close mark
+ *   bits 13..24  entries: data events committed on the page
+ *   bits 25..46  seq: the sequence number of the page in this slot
+ *   bit  47      consumed: the reader swapped the page out; the page in
+ *                the slot is an empty one it gave back
+ *   bits 48..63  page id
+ *
+ * A commit adds (1 << RB_SLOT_ENTRY_SHIFT) + length with one atomic add;
+ * neither field can carry into the next (at most 4082 and 510).  A page is
+ * complete when committed == RB_SLOT_FULL: it was opened, closed, and
+ * every byte reserved on it was committed.
+ */
+#define RB_SLOT_COMMIT_MASK	0x1fffu
+#define RB_SLOT_ENTRY_SHIFT	13
+#define RB_SLOT_ENTRY_MASK	0xfffu
+#define RB_SLOT_SEQ_SHIFT	25
+#define RB_SLOT_CONSUMED	(1ull << 47)
+#define RB_SLOT_PAGE_SHIFT	48
+
+#define RB_MARK_OPEN		1u
+#define RB_MARK_CLOSE		1u
+#define RB_SLOT_FULL		(RB_DATA_SIZE + RB_MARK_OPEN + RB_MARK_CLOSE)
+#define RB_SLOT_ONE_ENTRY	(1ull << RB_SLOT_ENTRY_SHIFT)
+
+static inline u32 rb_slot_committed(u64 w)
+{
+	return w & RB_SLOT_COMMIT_MASK;
+}
+
+static inline u32 rb_slot_entries(u64 w)
+{
+	return (w >> RB_SLOT_ENTRY_SHIFT) & RB_SLOT_ENTRY_MASK;
+}
+
+static inline u32 rb_slot_seq(u64 w)
+{
+	return (w >> RB_SLOT_SEQ_SHIFT) & RB_SEQ_MASK;
+}
+
+static inline u32 rb_slot_page(u64 w)
+{
+	return w >> RB_SLOT_PAGE_SHIFT;
+}
+
+static inline u64 rb_mkslot(u32 page, u32 seq, u32 entries, u32 committed,
+			    bool consumed)
+{
+	return (u64)page << RB_SLOT_PAGE_SHIFT |
+	       (consumed ? RB_SLOT_CONSUMED : 0) |
+	       (u64)(seq & RB_SEQ_MASK) << RB_SLOT_SEQ_SHIFT |
+	       (u64)entries << RB_SLOT_ENTRY_SHIFT | committed;
+}
+
+/*
+ * Per-CPU state at the start of each region.  Writers touch the first
+ * cache line on every event, the second only when they change pages or
+ * drop.
+ */
+struct rb_cpu_meta {
+	struct rb_tail tail;
+	int record_disabled;		/* ring_buffer_record_disable_cpu() */
+	u32 __pad0;
+
+	/* slow path: page switches and losses */
+	u64 overrun __rb_cacheline;	/* events of pages overwritten */
+	u64 commit_overrun;		/* dropped: next page still being written */
+	u64 dropped;			/* dropped: full, resizing, too large */
+	u64 pending_lost;		/* drops not yet flagged on a page */
+	u32 switching;			/* writers in the slow path */
+	u32 __pad1;
+
+	/* changed only while frozen */
+	u32 nr_slots __rb_cacheline;	/* pages in the ring */
+	u32 nr_pages;			/* page ids in use: nr_slots + 1 */
+};
+
+_Static_assert(sizeof(struct rb_cpu_meta) <= RB_SLOTS_OFF, "meta too large");
+
+/* The first page of the mapping: what a reader in another process needs. */
+struct rb_shared_header {
+	u32 magic;
+	u32 version;
+	u32 header_size;		/* sizeof(struct rb_shared_header) */
+	u32 page_size;
+	u32 nr_cpus;
+	u32 cpu_shift;
+	u64 cpu_offset;			/* RB_HDR_SIZE */
+	u32 meta_size;
+	u32 max_pages;
+	u32 slots_off;
+	u32 page_slot_off;
+	u32 lost_off;
+	u32 flags;			/* RB_FL_* */
+};
+
+#endif /* _USTRACE_KERNEL_TRACE_RB_LAYOUT_H */

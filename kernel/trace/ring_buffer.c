@@ -1,0 +1,1322 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Lockless per-CPU ring buffers in the kernel's sub-buffer format: the
+ * writers, and setting up, resetting and resizing.  ring_buffer_read.c has
+ * the readers; rb_internal.h the terminology; rb_layout.h the memory
+ * layout; Documentation/trace/ring-buffer-design.rst the protocols.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+#if __has_include(<sys/rseq.h>)
+# include <sys/rseq.h>
+#endif
+
+#include <linux/ring_buffer.h>
+#include <linux/trace_clock.h>
+#include "../internal.h"
+#include "rb_internal.h"
+
+/* buffer->record_disabled: ring_buffer_record_off() sets this bit. */
+#define RB_BUFFER_OFF		(1 << 20)
+
+/* How long reset and resize wait for writers that hold reservations. */
+#define RB_QUIESCE_TIMEOUT_NS	(2ull * 1000 * 1000 * 1000)
+
+#ifdef RB_TSAN
+__attribute__((__target__("cx16")))
+bool rb_tail_cmpxchg(struct rb_tail *tail, struct rb_tail *old, struct rb_tail new)
+{
+	u128 o = (u128)old->ts << 64 | old->pos;
+	u128 n = (u128)new.ts << 64 | new.pos;
+	u128 r = __sync_val_compare_and_swap((u128 *)tail, o, n);
+
+	if (r == o)
+		return true;
+	old->pos = (u64)r;
+	old->ts = (u64)(r >> 64);
+	return false;
+}
+
+__attribute__((__target__("cx16")))
+struct rb_tail rb_tail_snapshot(struct rb_tail *tail)
+{
+	u128 r = __sync_val_compare_and_swap((u128 *)tail, 0, 0);
+
+	return (struct rb_tail){ .pos = (u64)r, .ts = (u64)(r >> 64) };
+}
+#endif
+
+/**
+ * ring_buffer_event_length - the length of an event's payload
+ * @event: an event returned by reserve, peek, consume or the iterator
+ *
+ * Return: the payload bytes (rounded up to 4, as stored); for padding and
+ * time events, the size of the event itself.
+ */
+unsigned ring_buffer_event_length(struct ring_buffer_event *event)
+{
+	const u32 *ev = (const u32 *)event;
+	u32 t;
+
+	if (rb_is_time_event(ev[0]))
+		ev += 2;
+	t = rb_hdr_type(ev[0]);
+	if (t == RINGBUF_TYPE_PADDING)
+		return ev[1] + RB_EVNT_HDR_SIZE;
+	if (t > RINGBUF_TYPE_DATA_TYPE_LEN_MAX)
+		return RB_LEN_TIME_EXTEND;
+	if (t)
+		return t * 4;
+	return ev[1] - 4;
+}
+
+/**
+ * ring_buffer_event_data - the payload of an event
+ * @event: an event returned by reserve, peek, consume or the iterator
+ *
+ * Return: a pointer to the payload, 4-byte aligned.
+ */
+void *ring_buffer_event_data(struct ring_buffer_event *event)
+{
+	u32 *ev = (u32 *)event;
+
+	if (rb_is_time_event(ev[0]))
+		ev += 2;
+	return rb_hdr_type(ev[0]) ? ev + 1 : ev + 2;
+}
+
+/* ------------------------------------------------------------------
+ * Choosing a CPU
+ */
+
+#if defined(__GLIBC__) && defined(RSEQ_SIG) && \
+	(__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 35))
+# define RB_HAVE_RSEQ 1
+#endif
+
+static noinline unsigned int rb_this_cpu_slow(const struct trace_buffer *buffer)
+{
+	int cpu = sched_getcpu();
+
+	return cpu < 0 ? 0 : (unsigned int)cpu % buffer->nr_cpus;
+}
+
+/*
+ * The CPU the thread runs on now, from the rseq area glibc registered (the
+ * kernel updates it on every return to userspace).  The thread may migrate
+ * right after: the ring is just the one of the CPU it was on.
+ */
+static __always_inline unsigned int rb_this_cpu(const struct trace_buffer *buffer)
+{
+#ifdef RB_HAVE_RSEQ
+	const u32 *cpu_id = (const u32 *)((char *)__builtin_thread_pointer() + __rseq_offset +
+					  offsetof(struct rseq, cpu_id));
+	u32 cpu = __atomic_load_n(cpu_id, __ATOMIC_RELAXED);
+
+	if (likely(cpu < buffer->nr_cpus))
+		return cpu;
+#endif
+	return rb_this_cpu_slow(buffer);
+}
+
+/* ------------------------------------------------------------------
+ * Integrity
+ */
+
+noinline void rb_corrupt(struct trace_buffer *buffer, int cpu, const char *what)
+{
+	ustrace_warn_once("ustrace: ring buffer: %s on CPU %d; recording disabled\n",
+			  what, cpu);
+	ring_buffer_record_off(buffer);
+}
+
+/* ------------------------------------------------------------------
+ * Writing: changing pages
+ */
+
+/*
+ * Make the slot after the tail page ready for page @nseq: take the free
+ * page it holds, or (overwrite mode) the oldest unread page, counting its
+ * events as overrun.  The claim is the slot cmpxchg; it races with other
+ * writers claiming the same slot (any of them may win, the others find it
+ * claimed) and with the reader swapping the oldest page out (one wins).
+ *
+ * Return: 0 with the page and slot, -EAGAIN if the tail moved on under us,
+ * -ENOBUFS (full, producer/consumer mode), -EBUSY (commit overrun: the
+ * page there still has reservations from the last turn), -EIO (corrupt).
+ */
+int rb_claim_next(struct trace_buffer *buffer, char *region, u64 pos,
+		  enum rb_claim_mode mode, u32 *npage, u32 *nslot)
+{
+	struct rb_cpu_meta *meta = (struct rb_cpu_meta *)region;
+	u32 n = __atomic_load_n(&meta->nr_slots, __ATOMIC_RELAXED);
+	u32 nseq = (rb_pos_seq(pos) + 1) & RB_SEQ_MASK;
+	u32 cur = rb_get_page_slot(region, rb_pos_page(pos));
+	u64 *slot, w, new;
+
+	if (unlikely(cur >= n || rb_pos_page(pos) >= RB_MAX_PAGES))
+		return -EIO;
+	*nslot = cur + 1 == n ? 0 : cur + 1;
+	slot = &rb_slots(region)[*nslot];
+	w = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
+	for (;;) {
+		u32 seq = rb_slot_seq(w);
+
+		if (seq == nseq) {
+			/* Another writer claimed it for the same page. */
+			*npage = rb_slot_page(w);
+			return 0;
+		}
+		if (rb_seq_diff(nseq, seq) != (int32_t)n)
+			return -EAGAIN;
+		if (!(w & RB_SLOT_CONSUMED)) {
+			if (rb_slot_committed(w) != RB_SLOT_FULL) {
+				if (mode == RB_CLAIM_WRITER)
+					__atomic_add_fetch(&meta->commit_overrun, 1,
+							   __ATOMIC_RELAXED);
+				return -EBUSY;
+			}
+			if (mode == RB_CLAIM_FLUSH)
+				return -ENOBUFS;
+			if (!(__atomic_load_n(&buffer->flags, __ATOMIC_RELAXED) &
+			      RB_FL_OVERWRITE)) {
+				__atomic_add_fetch(&meta->dropped, 1, __ATOMIC_RELAXED);
+				return -ENOBUFS;
+			}
+		}
+		new = rb_mkslot(rb_slot_page(w), nseq, 0, 0, false);
+		/*
+		 * acq_rel: acquire pairs with the release of the reader's swap
+		 * (the page it gave back, its page_slot entry) and with the
+		 * commits of the page we overwrite; release orders nothing
+		 * we wrote yet, but the tail cmpxchg that follows is a full
+		 * barrier anyway.
+		 */
+		if (__atomic_compare_exchange_n(slot, &w, new, false, __ATOMIC_ACQ_REL,
+						__ATOMIC_ACQUIRE)) {
+			if (!(w & RB_SLOT_CONSUMED))
+				__atomic_add_fetch(&meta->overrun, rb_slot_entries(w),
+						   __ATOMIC_RELAXED);
+			*npage = rb_slot_page(w);
+			return 0;
+		}
+	}
+}
+
+/*
+ * The switcher's duties, after its tail cmpxchg moved the tail from @old to
+ * page @npage (slot @nslot) at time @ts:
+ *
+ *  1. stamp the new page and flag the losses since the last page opened,
+ *     then add the open mark (release: the stamp is visible to whoever
+ *     sees the page complete);
+ *  2. record the end of the old page's data in its commit word, pad the
+ *     rest, then add the padding and the close mark (release: same).
+ *
+ * Until both marks are in, neither page can complete, so no reader and no
+ * overwriting writer can take them from under us.
+ */
+void rb_finish_switch(char *region, u64 old, u32 npage, u32 nslot, u64 ts)
+{
+	struct rb_cpu_meta *meta = (struct rb_cpu_meta *)region;
+	u32 opage = rb_pos_page(old);
+	u32 off = rb_pos_off(old);
+	u32 oslot = rb_get_page_slot(region, opage);
+	u32 *pad = rb_page_data(region, opage) + off / 4;
+	u32 left = RB_DATA_SIZE - off;
+
+	__atomic_store_n(rb_page_stamp(region, npage), ts, __ATOMIC_RELAXED);
+	rb_set_lost(region, nslot,
+		    (u32)__atomic_exchange_n(&meta->pending_lost, 0, __ATOMIC_RELAXED));
+	__atomic_add_fetch(&rb_slots(region)[nslot], RB_MARK_OPEN, __ATOMIC_RELEASE);
+
+	__atomic_store_n(rb_page_commit(region, opage), off, __ATOMIC_RELAXED);
+	if (left >= 8) {
+		/* A discarded-event padding, as the kernel's rb_reset_tail(). */
+		pad[1] = left - RB_EVNT_HDR_SIZE;
+		pad[0] = rb_hdr(RINGBUF_TYPE_PADDING, 1);
+	} else if (left) {
+		pad[0] = rb_hdr(RINGBUF_TYPE_PADDING, 0);
+	}
+	__atomic_add_fetch(&rb_slots(region)[oslot], left + RB_MARK_CLOSE, __ATOMIC_RELEASE);
+}
+
+static noinline struct ring_buffer_event *rb_drop(struct rb_cpu_meta *meta, int err)
+{
+	__atomic_add_fetch(&meta->pending_lost, 1, __ATOMIC_RELAXED);
+	errno = err;
+	return NULL;
+}
+
+/* Write the headers of a reservation made at @ev with time delta @delta. */
+static __always_inline struct ring_buffer_event *
+rb_fill_event(u32 *ev, u32 evsize, u64 delta, u64 ts, bool ext, bool abs)
+{
+	if (unlikely(ext)) {
+		if (abs)
+			rb_write_time(ev, RINGBUF_TYPE_TIME_STAMP, ts);
+		else
+			rb_write_time(ev, RINGBUF_TYPE_TIME_EXTEND, delta);
+		rb_write_data_header(ev + 2, evsize, 0);
+	} else {
+		rb_write_data_header(ev, evsize, (u32)delta);
+	}
+	return (struct ring_buffer_event *)ev;
+}
+
+/*
+ * The event does not fit on the tail page (or the CPU is frozen): move the
+ * tail to the next page, or drop.  Every writer in here is counted in
+ * meta->switching, so that reset and resize can wait for us.
+ */
+static noinline struct ring_buffer_event *
+rb_reserve_slow(struct trace_buffer *buffer, char *region, u32 evsize)
+{
+	struct rb_cpu_meta *meta = (struct rb_cpu_meta *)region;
+	bool abs = __atomic_load_n(&buffer->time_stamp_abs, __ATOMIC_RELAXED);
+	struct ring_buffer_event *event = NULL;
+	struct rb_tail old, new, seen;
+	u32 npage, nslot, off, size;
+	u64 ts, delta;
+	bool ext;
+	int ret;
+
+	/* Pairs with the seq_cst tail cmpxchg and load in rb_freeze(). */
+	__atomic_add_fetch(&meta->switching, 1, __ATOMIC_SEQ_CST);
+	old = rb_tail_snapshot(&meta->tail);
+	for (;;) {
+		off = rb_pos_off(old.pos);
+		if (rb_off_frozen(off)) {
+			if (off == RB_OFF_FROZEN_RESIZE) {
+				__atomic_add_fetch(&meta->dropped, 1, __ATOMIC_RELAXED);
+				rb_drop(meta, EAGAIN);
+			} else {
+				errno = EBUSY;
+			}
+			goto out;
+		}
+		ts = rb_later(rb_clock(buffer), old.ts);
+		delta = ts - old.ts;
+		ext = abs || delta > TS_MASK;
+		size = evsize + (ext ? RB_LEN_TIME_EXTEND : 0);
+		if (off + size <= RB_DATA_SIZE) {
+			/* Someone moved the tail meanwhile: it fits now. */
+			new.pos = old.pos + size;
+			new.ts = ts;
+			if (!rb_tail_cmpxchg(&meta->tail, &old, new))
+				continue;
+			event = rb_fill_event(rb_page_data(region, rb_pos_page(old.pos)) + off / 4,
+					      evsize, delta, ts, ext, abs);
+			goto out;
+		}
+		/* On a fresh page the event needs no time extend. */
+		size = evsize + (abs ? RB_LEN_TIME_EXTEND : 0);
+		if (size > RB_DATA_SIZE) {
+			__atomic_add_fetch(&meta->dropped, 1, __ATOMIC_RELAXED);
+			rb_drop(meta, EMSGSIZE);
+			goto out;
+		}
+		ret = rb_claim_next(buffer, region, old.pos, RB_CLAIM_WRITER, &npage, &nslot);
+		if (ret == -EAGAIN || ret == -EIO) {
+			seen = old;
+			old = rb_tail_snapshot(&meta->tail);
+			if (old.pos != seen.pos || old.ts != seen.ts)
+				continue;
+			rb_corrupt(buffer, rb_region_cpu(buffer, region),
+				   "slot words disagree with the tail");
+			errno = EIO;
+			goto out;
+		}
+		if (ret < 0) {
+			rb_drop(meta, ENOBUFS);
+			goto out;
+		}
+		new.pos = rb_mkpos(npage, rb_pos_seq(old.pos) + 1, size);
+		new.ts = ts;
+		if (!rb_tail_cmpxchg(&meta->tail, &old, new))
+			continue;
+		rb_finish_switch(region, old.pos, npage, nslot, ts);
+		event = rb_fill_event(rb_page_data(region, npage), evsize, 0, ts, abs, abs);
+		goto out;
+	}
+out:
+	__atomic_sub_fetch(&meta->switching, 1, __ATOMIC_RELEASE);
+	return event;
+}
+
+static noinline struct ring_buffer_event *rb_refuse(char *region)
+{
+	struct rb_cpu_meta *meta = (struct rb_cpu_meta *)region;
+
+	__atomic_add_fetch(&meta->dropped, 1, __ATOMIC_RELAXED);
+	return rb_drop(meta, EMSGSIZE);
+}
+
+/*
+ * Everything the fast path leaves out: clocks other than local, absolute
+ * time stamps, no rseq, recording off, refusals.
+ */
+static noinline struct ring_buffer_event *
+rb_reserve_generic(struct trace_buffer *buffer, unsigned long length)
+{
+	struct rb_cpu_meta *meta;
+	struct rb_tail old, new;
+	u32 evsize, size, off;
+	u64 now, ts, delta;
+	char *region;
+	bool ext, abs;
+
+	if (unlikely(__atomic_load_n(&buffer->record_disabled, __ATOMIC_RELAXED))) {
+		errno = EBUSY;
+		return NULL;
+	}
+	region = rb_region(buffer, rb_this_cpu(buffer));
+	meta = (struct rb_cpu_meta *)region;
+	if (unlikely(length > RB_MAX_DATA_SIZE))
+		return rb_refuse(region);
+	if (unlikely(__atomic_load_n(&meta->record_disabled, __ATOMIC_RELAXED))) {
+		errno = EBUSY;
+		return NULL;
+	}
+	abs = __atomic_load_n(&buffer->time_stamp_abs, __ATOMIC_RELAXED);
+	evsize = rb_data_event_size(length);
+	old.pos = __atomic_load_n(&meta->tail.pos, __ATOMIC_RELAXED);
+	old.ts = __atomic_load_n(&meta->tail.ts, __ATOMIC_RELAXED);
+	now = rb_clock(buffer);
+	for (;;) {
+		ts = rb_later(now, old.ts);
+		delta = ts - old.ts;
+		ext = abs || delta > TS_MASK;
+		size = evsize + (ext ? RB_LEN_TIME_EXTEND : 0);
+		off = rb_pos_off(old.pos);
+		if (off + size > RB_DATA_SIZE)
+			return rb_reserve_slow(buffer, region, evsize);
+		new.pos = old.pos + size;
+		new.ts = ts;
+		if (rb_tail_cmpxchg(&meta->tail, &old, new))
+			break;
+		now = rb_clock(buffer);
+	}
+	return rb_fill_event(rb_page_data(region, rb_pos_page(old.pos)) + off / 4, evsize,
+			     delta, ts, ext, abs);
+}
+
+/**
+ * ring_buffer_lock_reserve - reserve space for an event
+ * @buffer: the buffer
+ * @length: payload bytes, at most RB_MAX_DATA_SIZE
+ *
+ * Reserves the event in the ring of the CPU the thread runs on.  The
+ * caller fills ring_buffer_event_data() and then calls
+ * ring_buffer_unlock_commit() or ring_buffer_discard_commit(), from any
+ * thread and CPU.  Reservations may nest and interleave freely; a page is
+ * readable once every reservation on it is committed.
+ *
+ * Return: the event, or NULL with errno EBUSY (recording is off), ENOBUFS
+ * (full in producer/consumer mode, or the next page still has
+ * uncommitted events: counted), EMSGSIZE (too large: counted), EAGAIN (a
+ * resize holds the CPU: counted) or EIO (the buffer is corrupt).
+ * Context: any thread, signal handlers included; never blocks, never
+ * calls the kernel.
+ */
+struct ring_buffer_event *ring_buffer_lock_reserve(struct trace_buffer *buffer,
+						   unsigned long length)
+{
+#if defined(RB_HAVE_RSEQ) && defined(__x86_64__)
+	const u32 *cpu_id = (const u32 *)((char *)__builtin_thread_pointer() + __rseq_offset +
+					  offsetof(struct rseq, cpu_id));
+	struct rb_cpu_meta *meta;
+	struct rb_tail old, new;
+	u32 evsize, size, off, cpu;
+	u64 now, ts, delta;
+	char *region;
+
+	/*
+	 * The fast path: the local clock on an invariant TSC, deltas, rseq.
+	 * Anything else, and anything unusual, goes to rb_reserve_generic()
+	 * (tail calls: the compiler saves only what cmpxchg16b clobbers).
+	 */
+	if (unlikely(__atomic_load_n(&buffer->record_disabled, __ATOMIC_RELAXED) ||
+		     !__atomic_load_n(&buffer->fast, __ATOMIC_RELAXED) ||
+		     length > RB_MAX_DATA_SIZE ||
+		     __atomic_load_n(&tc_scale.mode, __ATOMIC_ACQUIRE) != TC_TSC))
+		return rb_reserve_generic(buffer, length);
+	cpu = __atomic_load_n(cpu_id, __ATOMIC_RELAXED);
+	if (unlikely(cpu >= buffer->nr_cpus))
+		return rb_reserve_generic(buffer, length);
+	region = rb_region(buffer, cpu);
+	meta = (struct rb_cpu_meta *)region;
+	if (unlikely(__atomic_load_n(&meta->record_disabled, __ATOMIC_RELAXED)))
+		return rb_reserve_generic(buffer, length);
+	evsize = rb_data_event_size(length);
+	/*
+	 * Torn reads are fine: the cmpxchg compares both words and hands
+	 * back the current ones.  The clock is read after the tail, so that
+	 * the clamp in rb_later() rarely has anything to do.
+	 */
+	old.pos = __atomic_load_n(&meta->tail.pos, __ATOMIC_RELAXED);
+	old.ts = __atomic_load_n(&meta->tail.ts, __ATOMIC_RELAXED);
+	now = tc_local_tsc();
+	for (;;) {
+		ts = rb_later(now, old.ts);
+		delta = ts - old.ts;
+		size = evsize + (delta > TS_MASK ? RB_LEN_TIME_EXTEND : 0);
+		off = rb_pos_off(old.pos);
+		if (unlikely(off + size > RB_DATA_SIZE))
+			return rb_reserve_slow(buffer, region, evsize);
+		new.pos = old.pos + size;
+		new.ts = ts;
+		if (likely(rb_tail_cmpxchg(&meta->tail, &old, new)))
+			break;
+		now = tc_local_tsc();
+	}
+	return rb_fill_event(rb_page_data(region, rb_pos_page(old.pos)) + off / 4, evsize,
+			     delta, ts, delta > TS_MASK, false);
+#else
+	return rb_reserve_generic(buffer, length);
+#endif
+}
+
+/*
+ * The slot of the page an event lives on.  Stable while the event is
+ * reserved: the page cannot complete, so nobody can move it.
+ */
+static inline u64 *rb_event_slot(char *region, u32 page)
+{
+	u32 slot = rb_get_page_slot(region, page);
+
+	if (unlikely(slot >= ((struct rb_cpu_meta *)region)->nr_slots))
+		return NULL;
+	return &rb_slots(region)[slot];
+}
+
+/* What a commit may add: never more than the rest of the page. */
+static inline u32 rb_commit_size(const u32 *ev, u32 off)
+{
+	u32 size = rb_reserved_size(ev);
+
+	if (unlikely(size > RB_DATA_SIZE - off))
+		return 0;
+	return size;
+}
+
+static noinline int rb_commit_generic(struct trace_buffer *buffer,
+				      struct ring_buffer_event *event)
+{
+	u32 page, off, size;
+	char *region;
+	u64 *slot;
+
+	if (rb_locate(buffer, event, &region, &page, &off))
+		return -EINVAL;
+	size = rb_commit_size((const u32 *)event, off);
+	slot = rb_event_slot(region, page);
+	if (unlikely(!slot || !size)) {
+		rb_corrupt(buffer, rb_region_cpu(buffer, region), "bad event committed");
+		return -EINVAL;
+	}
+	__atomic_add_fetch(slot, RB_SLOT_ONE_ENTRY + size, __ATOMIC_RELEASE);
+	return 0;
+}
+
+/**
+ * ring_buffer_unlock_commit - commit a reserved event
+ * @buffer: the buffer the event was reserved in
+ * @event: the event ring_buffer_lock_reserve() returned
+ *
+ * Return: 0, or -EINVAL if @event is not a reservation in @buffer (the
+ * buffer is then disabled: something wrote over it).
+ * Context: any thread; never blocks.
+ */
+int ring_buffer_unlock_commit(struct trace_buffer *buffer, struct ring_buffer_event *event)
+{
+	uintptr_t a = (uintptr_t)event - (uintptr_t)buffer->cpu_base;
+	uintptr_t in = (a & (RB_CPU_STRIDE - 1)) - RB_META_SIZE;
+	u32 type = rb_hdr_type(*(const u32 *)event);
+	char *region;
+	u16 slot;
+
+	/* Small data events here; everything else is checked the long way. */
+	if (unlikely((a >> RB_CPU_SHIFT) >= buffer->nr_cpus ||
+		     in >= (uintptr_t)RB_MAX_PAGES << RB_PAGE_SHIFT ||
+		     (in & (RB_PAGE_SIZE - 1)) < RB_PAGE_HDR_SIZE ||
+		     type - 1 >= RINGBUF_TYPE_DATA_TYPE_LEN_MAX))
+		return rb_commit_generic(buffer, event);
+	region = buffer->cpu_base + (a & ~(RB_CPU_STRIDE - 1));
+	slot = rb_get_page_slot(region, in >> RB_PAGE_SHIFT);
+	if (unlikely(slot >= RB_MAX_PAGES))
+		return rb_commit_generic(buffer, event);
+	/*
+	 * Release: the event is visible to whoever acquires the slot word
+	 * complete (the reader's swap, the iterator): every later add is in
+	 * this add's release sequence.
+	 */
+	__atomic_add_fetch(&rb_slots(region)[slot],
+			   RB_SLOT_ONE_ENTRY + type * 4 + RB_EVNT_HDR_SIZE, __ATOMIC_RELEASE);
+	return 0;
+}
+
+/* Turn a reserved event into padding, as the kernel's rb_event_discard(). */
+static void rb_event_discard(u32 *ev)
+{
+	if (rb_is_time_event(ev[0]))
+		ev += 2;
+	ev[1] = rb_data_size(ev) - RB_EVNT_HDR_SIZE;
+	ev[0] = rb_hdr(RINGBUF_TYPE_PADDING, rb_hdr_delta(ev[0]) ?: 1);
+}
+
+/* The delta an event added to the time; 0 for an absolute stamp. */
+static u64 rb_reserved_delta(const u32 *ev)
+{
+	if (rb_hdr_type(ev[0]) == RINGBUF_TYPE_TIME_EXTEND)
+		return rb_time_value(ev);
+	if (rb_hdr_type(ev[0]) == RINGBUF_TYPE_TIME_STAMP)
+		return 0;
+	return rb_hdr_delta(ev[0]);
+}
+
+/**
+ * ring_buffer_discard_commit - throw a reserved event away
+ * @buffer: the buffer the event was reserved in
+ * @event: the event ring_buffer_lock_reserve() returned, not committed
+ *
+ * If nothing was reserved after the event, its space is given back;
+ * otherwise it becomes padding (with its time delta kept, so readers
+ * keep the time right).  Either way it is not counted as an entry.
+ * Do not call ring_buffer_unlock_commit() for it.
+ *
+ * Context: any thread; never blocks.
+ */
+void ring_buffer_discard_commit(struct trace_buffer *buffer, struct ring_buffer_event *event)
+{
+	u32 *ev = (u32 *)event;
+	u32 page, off, size;
+	struct rb_tail cur, new;
+	struct rb_cpu_meta *meta;
+	char *region;
+	u64 *slot;
+
+	if (unlikely(rb_locate(buffer, event, &region, &page, &off)))
+		return;
+	meta = (struct rb_cpu_meta *)region;
+	size = rb_commit_size(ev, off);
+	slot = rb_event_slot(region, page);
+	if (unlikely(!slot || !size)) {
+		rb_corrupt(buffer, rb_region_cpu(buffer, region), "bad event discarded");
+		return;
+	}
+	cur.pos = __atomic_load_n(&meta->tail.pos, __ATOMIC_RELAXED);
+	cur.ts = __atomic_load_n(&meta->tail.ts, __ATOMIC_RELAXED);
+	if (cur.pos == rb_mkpos(page, rb_slot_seq(__atomic_load_n(slot, __ATOMIC_RELAXED)),
+				off + size)) {
+		new.pos = cur.pos - size;
+		new.ts = cur.ts - rb_reserved_delta(ev);
+		if (rb_tail_cmpxchg(&meta->tail, &cur, new))
+			return;
+	}
+	rb_event_discard(ev);
+	__atomic_add_fetch(slot, size, __ATOMIC_RELEASE);
+}
+
+/**
+ * ring_buffer_write - write one event
+ * @buffer: the buffer
+ * @length: payload bytes
+ * @data: the payload
+ *
+ * Return: 0, or -EBUSY when the event was not written (see
+ * ring_buffer_lock_reserve() for why; errno says).
+ */
+int ring_buffer_write(struct trace_buffer *buffer, unsigned long length, void *data)
+{
+	struct ring_buffer_event *event = ring_buffer_lock_reserve(buffer, length);
+
+	if (!event)
+		return -EBUSY;
+	memcpy(ring_buffer_event_data(event), data, length);
+	return ring_buffer_unlock_commit(buffer, event);
+}
+
+/* ------------------------------------------------------------------
+ * Setting up, resetting, resizing
+ */
+
+/*
+ * A fresh ring of @nr_slots pages: the first slot's page open at seq 0 as
+ * the tail, every other slot free (consumed, from the turn before).  At
+ * allocation (@fresh) page j goes in slot j and the reader gets page
+ * nr_slots; on a reset every page stays where it is.  Only while nobody
+ * else can touch the CPU: at allocation, or frozen.
+ */
+static void rb_init_cpu(struct ring_buffer_per_cpu *cpu_buffer, u32 nr_slots, u64 now,
+			bool fresh)
+{
+	struct rb_cpu_meta *meta = cpu_buffer->meta;
+	char *region = cpu_buffer->region;
+	u32 reader_page = fresh ? nr_slots : cpu_buffer->r.page;
+	u32 first = fresh ? 0 : rb_slot_page(cpu_buffer->slots[0]);
+
+	for (u32 j = 0; j < nr_slots; j++) {
+		u32 page = fresh ? j : rb_slot_page(cpu_buffer->slots[j]);
+		u32 seq = j ? j - nr_slots : 0;
+
+		cpu_buffer->slots[j] = j ? rb_mkslot(page, seq, 0, RB_SLOT_FULL, true)
+					 : rb_mkslot(page, 0, 0, RB_MARK_OPEN, false);
+		rb_set_page_slot(region, page, j);
+		rb_set_lost(region, j, 0);
+	}
+	*rb_page_stamp(region, first) = now;
+	*rb_page_commit(region, first) = 0;
+	meta->nr_slots = nr_slots;
+	if (fresh)
+		meta->nr_pages = nr_slots + 1;
+	meta->overrun = 0;
+	meta->commit_overrun = 0;
+	meta->dropped = 0;
+	meta->pending_lost = 0;
+	memset(&cpu_buffer->r, 0, sizeof(cpu_buffer->r));
+	cpu_buffer->r.page = reader_page;
+}
+
+static u64 rb_mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (u64)ts.tv_sec * 1000000000u + (u64)ts.tv_nsec;
+}
+
+/* Every reservation committed, no switch half done, with the tail @tail. */
+static bool rb_quiescent(struct ring_buffer_per_cpu *cpu_buffer, struct rb_tail tail)
+{
+	u32 n = cpu_buffer->meta->nr_slots;
+	u32 tslot = rb_get_page_slot(cpu_buffer->region, rb_pos_page(tail.pos));
+	u32 seq = rb_pos_seq(tail.pos);
+
+	if (__atomic_load_n(&cpu_buffer->meta->switching, __ATOMIC_SEQ_CST))
+		return false;
+	for (u32 j = 0; j < n; j++) {
+		u64 w = __atomic_load_n(&cpu_buffer->slots[j], __ATOMIC_ACQUIRE);
+		u32 c = rb_slot_committed(w);
+
+		if (j == tslot) {
+			if (c != rb_pos_off(tail.pos) + RB_MARK_OPEN)
+				return false;
+		} else if (!(w & RB_SLOT_CONSUMED) && c != RB_SLOT_FULL &&
+			   !(rb_slot_seq(w) == ((seq + 1) & RB_SEQ_MASK) && !c)) {
+			return false;
+		}
+	}
+	return true;
+}
+
+/*
+ * Take a CPU from the writers: a tail that no event fits (@frozen_off says
+ * why), then wait until every writer that got in before is out.  The
+ * reader lock is held.  *frozen is the tail as frozen, *saved as it was.
+ */
+static int rb_freeze(struct ring_buffer_per_cpu *cpu_buffer, u32 frozen_off,
+		     struct rb_tail *saved, struct rb_tail *frozen)
+{
+	struct rb_cpu_meta *meta = cpu_buffer->meta;
+	struct rb_tail old, new;
+	u64 deadline;
+
+	old = rb_tail_snapshot(&meta->tail);
+	do {
+		new.pos = (old.pos & ~0xffffull) | frozen_off;
+		new.ts = old.ts;
+	} while (!rb_tail_cmpxchg(&meta->tail, &old, new));
+	*saved = old;
+	*frozen = new;
+
+	/*
+	 * The tail cmpxchg is seq_cst, and so is the load of switching in
+	 * rb_quiescent(): a writer either saw the frozen tail, or we see it
+	 * counted in switching (it increments before it reads the tail).
+	 */
+	deadline = rb_mono_ns() + RB_QUIESCE_TIMEOUT_NS;
+	while (!rb_quiescent(cpu_buffer, old)) {
+		struct timespec pause = { .tv_nsec = 50 * 1000 };
+
+		if (rb_mono_ns() > deadline) {
+			rb_tail_cmpxchg(&meta->tail, &new, old);
+			return -EBUSY;
+		}
+		nanosleep(&pause, NULL);
+	}
+	return 0;
+}
+
+/*
+ * Give the CPU back with the tail @tail.  Nobody else changes a frozen
+ * tail, so the cmpxchg succeeds; it is a full barrier, publishing what we
+ * wrote while frozen.
+ */
+static void rb_thaw(struct ring_buffer_per_cpu *cpu_buffer, struct rb_tail frozen,
+		    struct rb_tail tail)
+{
+	if (!rb_tail_cmpxchg(&cpu_buffer->meta->tail, &frozen, tail))
+		rb_corrupt(cpu_buffer->buffer, cpu_buffer->cpu, "frozen tail changed");
+}
+
+/**
+ * ring_buffer_reset_cpu - empty a CPU's buffer and zero its counters
+ * @buffer: the buffer
+ * @cpu: the CPU
+ *
+ * Writers that arrive meanwhile are turned away without being counted (as
+ * when recording is off).  Waits up to 2 s for reservations in progress;
+ * if one is still open then, the CPU is left as it was (and a warning is
+ * printed once).
+ *
+ * Context: takes the CPU's reader lock; may sleep.
+ */
+void ring_buffer_reset_cpu(struct trace_buffer *buffer, int cpu)
+{
+	struct ring_buffer_per_cpu *cpu_buffer = rb_cpu_buffer(buffer, cpu);
+	struct rb_tail saved, frozen;
+	u64 now;
+
+	if (!cpu_buffer)
+		return;
+	pthread_mutex_lock(&buffer->mutex);
+	pthread_mutex_lock(&cpu_buffer->reader_lock);
+	if (rb_freeze(cpu_buffer, RB_OFF_FROZEN_RESET, &saved, &frozen)) {
+		ustrace_warn_once("ustrace: ring buffer: reset of CPU %d gave up: "
+				  "an event stays reserved\n", cpu);
+		goto out;
+	}
+	now = rb_clock(buffer);
+	rb_init_cpu(cpu_buffer, cpu_buffer->meta->nr_slots, now, false);
+	rb_thaw(cpu_buffer, frozen, (struct rb_tail){
+		rb_mkpos(rb_slot_page(cpu_buffer->slots[0]), 0, 0), now });
+out:
+	pthread_mutex_unlock(&cpu_buffer->reader_lock);
+	pthread_mutex_unlock(&buffer->mutex);
+}
+
+/** ring_buffer_reset - ring_buffer_reset_cpu() on every CPU */
+void ring_buffer_reset(struct trace_buffer *buffer)
+{
+	for (int cpu = 0; buffer && cpu < (int)buffer->nr_cpus; cpu++)
+		ring_buffer_reset_cpu(buffer, cpu);
+}
+
+/* A ring page that survives a resize. */
+struct rb_keep {
+	u32 page;
+	u64 w;
+	u32 lost;
+};
+
+/*
+ * Rebuild a frozen ring with @nr_new slots.  The newest unread pages stay
+ * (the tail page always), in order, in slots 0..m-1; older unread pages
+ * that do not fit count as overrun, as in the kernel's rb_remove_pages().
+ *
+ * Pages never move: an event a reader got from ring_buffer_consume() stays
+ * where it is.  The ring's other pages are reused as its free pages; when
+ * there are not enough, the lowest unused page ids are added; when there
+ * are too many, the memory of the extra ones is given back.  So page ids
+ * are not always 0..nr_slots; meta->nr_pages bounds them.
+ */
+static int rb_rebuild(struct ring_buffer_per_cpu *cpu_buffer, struct rb_tail *tail, u32 nr_new)
+{
+	struct rb_cpu_meta *meta = cpu_buffer->meta;
+	struct rb_reader *r = &cpu_buffer->r;
+	u32 n = meta->nr_slots;
+	u32 seq = rb_pos_seq(tail->pos), tpage = rb_pos_page(tail->pos);
+	u32 tslot = rb_get_page_slot(cpu_buffer->region, tpage);
+	u32 m = 0, nfree = 0, nspare = 0, top = r->page, first;
+	u32 *spare, *free_ids;
+	struct rb_keep *keep;
+	u8 *used;
+	int ret = -ENOMEM;
+
+	keep = calloc(n, sizeof(*keep));
+	spare = calloc(n, sizeof(*spare));
+	free_ids = calloc(nr_new, sizeof(*free_ids));
+	used = calloc(RB_MAX_PAGES, sizeof(*used));
+	if (!keep || !spare || !free_ids || !used)
+		goto out;
+
+	/* Newest first: the tail page, then back until a page is gone. */
+	for (u32 k = 0; k < n; k++) {
+		u32 slot = (tslot + n - k) % n;
+		u32 s = (seq - k) & RB_SEQ_MASK;
+		u64 w = cpu_buffer->slots[slot];
+
+		if (k && (rb_slot_seq(w) != s || w & RB_SLOT_CONSUMED ||
+			  rb_seq_diff(s, r->head) < 0))
+			break;
+		keep[m++] = (struct rb_keep){ rb_slot_page(w), w,
+					     rb_get_lost(cpu_buffer->region, slot) };
+	}
+	while (m > nr_new) {
+		m--;
+		meta->overrun += rb_slot_entries(keep[m].w);
+	}
+	first = (seq - (m - 1)) & RB_SEQ_MASK;
+
+	/* The pages that stay, the ring's pages that are free, new ones. */
+	used[r->page] = 1;
+	for (u32 k = 0; k < m; k++)
+		used[keep[k].page] = 1;
+	for (u32 j = 0; j < n; j++) {
+		u32 page = rb_slot_page(cpu_buffer->slots[j]);
+
+		if (!used[page]) {
+			used[page] = 2;
+			spare[nspare++] = page;
+		}
+	}
+	for (u32 k = 0; k < nspare && nfree < nr_new - m; k++)
+		free_ids[nfree++] = spare[k];
+	for (u32 id = 0; id < RB_MAX_PAGES && nfree < nr_new - m; id++)
+		if (!used[id])
+			free_ids[nfree++] = id;
+	if (nfree < nr_new - m)
+		goto out;
+
+	/* keep[m-1] is the oldest: it goes to slot 0, the tail to m-1. */
+	for (u32 k = 0; k < m; k++) {
+		u32 slot = m - 1 - k;
+		u64 w = keep[k].w;
+
+		cpu_buffer->slots[slot] = rb_mkslot(keep[k].page, rb_slot_seq(w),
+						    rb_slot_entries(w), rb_slot_committed(w),
+						    false);
+		rb_set_page_slot(cpu_buffer->region, keep[k].page, slot);
+		rb_set_lost(cpu_buffer->region, slot, keep[k].lost);
+		if (keep[k].page > top)
+			top = keep[k].page;
+	}
+	for (u32 slot = m; slot < nr_new; slot++) {
+		u32 id = free_ids[slot - m];
+		u32 s = (seq + 1 + (slot - m) - nr_new) & RB_SEQ_MASK;
+
+		cpu_buffer->slots[slot] = rb_mkslot(id, s, 0, RB_SLOT_FULL, true);
+		rb_set_page_slot(cpu_buffer->region, id, slot);
+		rb_set_lost(cpu_buffer->region, slot, 0);
+		if (id > top)
+			top = id;
+	}
+	meta->nr_slots = nr_new;
+	meta->nr_pages = top + 1;
+
+	/* The ring's pages that are left over: give their memory back. */
+	for (u32 k = nr_new - m; k < nspare; k++)
+		madvise(rb_page(cpu_buffer->region, spare[k]), RB_PAGE_SIZE, MADV_REMOVE);
+
+	if (rb_seq_diff(r->head, first) < 0)
+		r->head = first;
+	r->head_slot = (u32)rb_seq_diff(r->head, first);
+	ret = 0;
+out:
+	free(keep);
+	free(spare);
+	free(free_ids);
+	free(used);
+	return ret;
+}
+
+static int rb_resize_cpu(struct ring_buffer_per_cpu *cpu_buffer, u32 nr_slots)
+{
+	struct rb_tail saved, frozen;
+	int ret;
+
+	pthread_mutex_lock(&cpu_buffer->reader_lock);
+	if (nr_slots == cpu_buffer->meta->nr_slots) {
+		pthread_mutex_unlock(&cpu_buffer->reader_lock);
+		return 0;
+	}
+	ret = rb_freeze(cpu_buffer, RB_OFF_FROZEN_RESIZE, &saved, &frozen);
+	if (!ret) {
+		struct rb_tail tail = saved;
+
+		ret = rb_rebuild(cpu_buffer, &tail, nr_slots);
+		rb_thaw(cpu_buffer, frozen, ret ? saved : tail);
+	}
+	pthread_mutex_unlock(&cpu_buffer->reader_lock);
+	return ret;
+}
+
+static u32 rb_size_to_pages(unsigned long size)
+{
+	unsigned long nr = (size + RB_DATA_SIZE - 1) / RB_DATA_SIZE;
+
+	return nr < 2 ? 2 : nr > RB_MAX_PAGES - 1 ? 0 : (u32)nr;
+}
+
+/**
+ * ring_buffer_resize - change the size of a CPU's buffer, or of all
+ * @buffer: the buffer
+ * @size: bytes of event data per CPU; rounded up to whole pages, at least 2
+ * @cpu: the CPU, or RING_BUFFER_ALL_CPUS
+ *
+ * Unread events are kept, newest first, as many as fit; older ones count
+ * as overrun.  Writers that arrive during the resize (a few microseconds,
+ * or as long as a reservation made before it stays uncommitted) are
+ * dropped and counted in dropped events.
+ *
+ * Return: 0, -EINVAL (size above RB_MAX_PAGES pages, bad cpu), -ENOMEM,
+ * -EBUSY (a reservation stayed open for 2 s).
+ * Context: takes the reader locks; may sleep.
+ */
+int ring_buffer_resize(struct trace_buffer *buffer, unsigned long size, int cpu)
+{
+	u32 nr = rb_size_to_pages(size);
+	int ret = 0;
+
+	if (!buffer || (cpu != RING_BUFFER_ALL_CPUS && !rb_cpu_buffer(buffer, cpu)))
+		return -EINVAL;
+	if (!nr)
+		return -EINVAL;
+	pthread_mutex_lock(&buffer->mutex);
+	for (int c = 0; c < (int)buffer->nr_cpus && !ret; c++)
+		if (cpu == RING_BUFFER_ALL_CPUS || cpu == c)
+			ret = rb_resize_cpu(&buffer->cpus[c], nr);
+	pthread_mutex_unlock(&buffer->mutex);
+	return ret;
+}
+
+/** ring_buffer_nr_pages - pages in a CPU's ring (0 for a bad cpu) */
+size_t ring_buffer_nr_pages(struct trace_buffer *buffer, int cpu)
+{
+	struct ring_buffer_per_cpu *cpu_buffer = rb_cpu_buffer(buffer, cpu);
+
+	return cpu_buffer ? __atomic_load_n(&cpu_buffer->meta->nr_slots, __ATOMIC_RELAXED) : 0;
+}
+
+/** ring_buffer_size - bytes of event data a CPU's ring holds (0 for a bad cpu) */
+unsigned long ring_buffer_size(struct trace_buffer *buffer, int cpu)
+{
+	return ring_buffer_nr_pages(buffer, cpu) * RB_DATA_SIZE;
+}
+
+/** ring_buffer_nr_cpus - the CPUs of the buffer: 0 .. this - 1 */
+int ring_buffer_nr_cpus(struct trace_buffer *buffer)
+{
+	return buffer ? (int)buffer->nr_cpus : 0;
+}
+
+static int rb_map(struct trace_buffer *buffer)
+{
+	void *map;
+
+	buffer->map_size = RB_HDR_SIZE + ((size_t)buffer->nr_cpus << RB_CPU_SHIFT);
+	buffer->memfd = memfd_create("ustrace-ring-buffer", MFD_CLOEXEC);
+	if (buffer->memfd >= 0) {
+		if (ftruncate(buffer->memfd, (off_t)buffer->map_size))
+			return -errno;
+		map = mmap(NULL, buffer->map_size, PROT_READ | PROT_WRITE,
+			   MAP_SHARED | MAP_NORESERVE, buffer->memfd, 0);
+	} else {
+		map = mmap(NULL, buffer->map_size, PROT_READ | PROT_WRITE,
+			   MAP_SHARED | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	}
+	if (map == MAP_FAILED)
+		return -errno;
+	buffer->map = map;
+	buffer->cpu_base = (char *)map + RB_HDR_SIZE;
+	return 0;
+}
+
+static void rb_fill_header(struct trace_buffer *buffer)
+{
+	struct rb_shared_header *h = buffer->map;
+
+	h->magic = RB_LAYOUT_MAGIC;
+	h->version = RB_LAYOUT_VERSION;
+	h->header_size = sizeof(*h);
+	h->page_size = RB_PAGE_SIZE;
+	h->nr_cpus = buffer->nr_cpus;
+	h->cpu_shift = RB_CPU_SHIFT;
+	h->cpu_offset = RB_HDR_SIZE;
+	h->meta_size = RB_META_SIZE;
+	h->max_pages = RB_MAX_PAGES;
+	h->slots_off = RB_SLOTS_OFF;
+	h->page_slot_off = RB_PAGE_SLOT_OFF;
+	h->lost_off = RB_LOST_OFF;
+	h->flags = buffer->flags;
+}
+
+/**
+ * ring_buffer_alloc - allocate a ring buffer
+ * @size: bytes of event data per CPU, rounded up to whole pages (at least 2)
+ * @flags: RB_FL_OVERWRITE to overwrite the oldest events when full (as
+ *	the kernel's default); without it, new events are dropped
+ *
+ * One ring per possible CPU, in a memfd mapping (address space is
+ * reserved for up to RB_MAX_PAGES pages per CPU; memory is used only for
+ * the pages in the ring).  The clock is trace_clock_local().
+ *
+ * Return: the buffer, or NULL (errno EINVAL, ENOMEM, or from memfd_create,
+ * ftruncate or mmap).
+ */
+struct trace_buffer *ring_buffer_alloc(unsigned long size, unsigned flags)
+{
+	u32 nr_slots = rb_size_to_pages(size);
+	struct trace_buffer *buffer;
+	long ncpus;
+	int err;
+	u64 now;
+
+	if (!nr_slots || flags & ~RB_FL_OVERWRITE) {
+		errno = EINVAL;
+		return NULL;
+	}
+	buffer = calloc(1, sizeof(*buffer));
+	if (!buffer)
+		return NULL;
+	ncpus = sysconf(_SC_NPROCESSORS_CONF);
+	buffer->nr_cpus = ncpus < 1 ? 1 : (unsigned int)ncpus;
+	buffer->flags = flags;
+	buffer->clock = trace_clock_local;
+	buffer->clock_local = true;
+	buffer->fast = true;
+	buffer->memfd = -1;
+	pthread_mutex_init(&buffer->mutex, NULL);
+	buffer->cpus = aligned_alloc(RB_CACHELINE, buffer->nr_cpus * sizeof(*buffer->cpus));
+	if (!buffer->cpus) {
+		err = ENOMEM;
+		goto fail;
+	}
+	err = -rb_map(buffer);
+	if (err)
+		goto fail;
+	rb_fill_header(buffer);
+	now = trace_clock_local();
+	for (unsigned int cpu = 0; cpu < buffer->nr_cpus; cpu++) {
+		struct ring_buffer_per_cpu *cpu_buffer = &buffer->cpus[cpu];
+		char *region = rb_region(buffer, cpu);
+
+		memset(cpu_buffer, 0, sizeof(*cpu_buffer));
+		cpu_buffer->buffer = buffer;
+		cpu_buffer->cpu = (int)cpu;
+		cpu_buffer->region = region;
+		cpu_buffer->meta = (struct rb_cpu_meta *)region;
+		cpu_buffer->slots = rb_slots(region);
+		pthread_mutex_init(&cpu_buffer->reader_lock, NULL);
+		rb_init_cpu(cpu_buffer, nr_slots, now, true);
+		cpu_buffer->meta->tail = (struct rb_tail){ rb_mkpos(0, 0, 0), now };
+	}
+	return buffer;
+fail:
+	if (buffer->map)
+		munmap(buffer->map, buffer->map_size);
+	if (buffer->memfd >= 0)
+		close(buffer->memfd);
+	free(buffer->cpus);
+	free(buffer);
+	errno = err;
+	return NULL;
+}
+
+/**
+ * ring_buffer_free - free a ring buffer
+ * @buffer: the buffer (NULL is ignored)
+ *
+ * Context: no writer, reader or iterator may use it any more.
+ */
+void ring_buffer_free(struct trace_buffer *buffer)
+{
+	if (!buffer)
+		return;
+	for (unsigned int cpu = 0; cpu < buffer->nr_cpus; cpu++)
+		pthread_mutex_destroy(&buffer->cpus[cpu].reader_lock);
+	munmap(buffer->map, buffer->map_size);
+	if (buffer->memfd >= 0)
+		close(buffer->memfd);
+	pthread_mutex_destroy(&buffer->mutex);
+	free(buffer->cpus);
+	free(buffer);
+}
+
+/**
+ * ring_buffer_change_overwrite - switch between overwrite and
+ * producer/consumer mode
+ * @buffer: the buffer
+ * @val: non-zero to overwrite the oldest events when full
+ */
+void ring_buffer_change_overwrite(struct trace_buffer *buffer, int val)
+{
+	if (val)
+		__atomic_or_fetch(&buffer->flags, RB_FL_OVERWRITE, __ATOMIC_RELAXED);
+	else
+		__atomic_and_fetch(&buffer->flags, ~RB_FL_OVERWRITE, __ATOMIC_RELAXED);
+}
+
+/* ------------------------------------------------------------------
+ * Recording on and off
+ */
+
+/** ring_buffer_record_disable - stop writes (nests with _enable) */
+void ring_buffer_record_disable(struct trace_buffer *buffer)
+{
+	__atomic_add_fetch(&buffer->record_disabled, 1, __ATOMIC_SEQ_CST);
+}
+
+/** ring_buffer_record_enable - undo one ring_buffer_record_disable() */
+void ring_buffer_record_enable(struct trace_buffer *buffer)
+{
+	__atomic_sub_fetch(&buffer->record_disabled, 1, __ATOMIC_SEQ_CST);
+}
+
+/** ring_buffer_record_off - stop writes until ring_buffer_record_on() */
+void ring_buffer_record_off(struct trace_buffer *buffer)
+{
+	__atomic_or_fetch(&buffer->record_disabled, RB_BUFFER_OFF, __ATOMIC_SEQ_CST);
+}
+
+/** ring_buffer_record_on - undo ring_buffer_record_off() */
+void ring_buffer_record_on(struct trace_buffer *buffer)
+{
+	__atomic_and_fetch(&buffer->record_disabled, ~RB_BUFFER_OFF, __ATOMIC_SEQ_CST);
+}
+
+/** ring_buffer_record_is_on - whether writes are accepted */
+bool ring_buffer_record_is_on(struct trace_buffer *buffer)
+{
+	return !__atomic_load_n(&buffer->record_disabled, __ATOMIC_RELAXED);
+}
+
+/** ring_buffer_record_is_set_on - whether recording is not switched off (disable aside) */
+bool ring_buffer_record_is_set_on(struct trace_buffer *buffer)
+{
+	return !(__atomic_load_n(&buffer->record_disabled, __ATOMIC_RELAXED) & RB_BUFFER_OFF);
+}
+
+/** ring_buffer_record_disable_cpu - stop writes on one CPU (nests) */
+void ring_buffer_record_disable_cpu(struct trace_buffer *buffer, int cpu)
+{
+	struct ring_buffer_per_cpu *cpu_buffer = rb_cpu_buffer(buffer, cpu);
+
+	if (cpu_buffer)
+		__atomic_add_fetch(&cpu_buffer->meta->record_disabled, 1, __ATOMIC_SEQ_CST);
+}
+
+/** ring_buffer_record_enable_cpu - undo one ring_buffer_record_disable_cpu() */
+void ring_buffer_record_enable_cpu(struct trace_buffer *buffer, int cpu)
+{
+	struct ring_buffer_per_cpu *cpu_buffer = rb_cpu_buffer(buffer, cpu);
+
+	if (cpu_buffer)
+		__atomic_sub_fetch(&cpu_buffer->meta->record_disabled, 1, __ATOMIC_SEQ_CST);
+}
+
+/* ------------------------------------------------------------------
+ * Time
+ */
+
+/* Under buffer->mutex. */
+static void rb_update_fast(struct trace_buffer *buffer)
+{
+	__atomic_store_n(&buffer->fast, buffer->clock_local && !buffer->time_stamp_abs,
+			 __ATOMIC_RELAXED);
+}
+
+/**
+ * ring_buffer_set_clock - the clock events are stamped with
+ * @buffer: the buffer
+ * @clock: e.g. trace_clock_local (the default) or another <linux/trace_clock.h>
+ *	clock
+ *
+ * As in the kernel, events already in the buffer keep their times, and
+ * time stamps never go backwards within a CPU's ring: reset the buffer
+ * after switching to a clock that reads lower than the old one.
+ */
+void ring_buffer_set_clock(struct trace_buffer *buffer, uint64_t (*clock)(void))
+{
+	if (!buffer || !clock)
+		return;
+	pthread_mutex_lock(&buffer->mutex);
+	__atomic_store_n(&buffer->clock, clock, __ATOMIC_RELAXED);
+	__atomic_store_n(&buffer->clock_local, clock == trace_clock_local, __ATOMIC_RELAXED);
+	rb_update_fast(buffer);
+	pthread_mutex_unlock(&buffer->mutex);
+}
+
+/** ring_buffer_time_stamp - the buffer's clock, now */
+uint64_t ring_buffer_time_stamp(struct trace_buffer *buffer)
+{
+	return rb_clock(buffer);
+}
+
+/**
+ * ring_buffer_set_time_stamp_abs - stamp every event with its absolute time
+ * @buffer: the buffer
+ * @abs: true for an 8-byte TIME_STAMP before each event (as the kernel's
+ *	absolute time stamp mode), false for deltas
+ */
+void ring_buffer_set_time_stamp_abs(struct trace_buffer *buffer, bool abs)
+{
+	if (!buffer)
+		return;
+	pthread_mutex_lock(&buffer->mutex);
+	__atomic_store_n(&buffer->time_stamp_abs, abs, __ATOMIC_RELAXED);
+	rb_update_fast(buffer);
+	pthread_mutex_unlock(&buffer->mutex);
+}
+
+/** ring_buffer_time_stamp_abs - whether events carry absolute time stamps */
+bool ring_buffer_time_stamp_abs(struct trace_buffer *buffer)
+{
+	return buffer && __atomic_load_n(&buffer->time_stamp_abs, __ATOMIC_RELAXED);
+}
+
+/* ------------------------------------------------------------------
+ * Format descriptions
+ */
+
+/**
+ * ring_buffer_print_page_header - the text of events/header_page
+ * @buf: where to write it (may be NULL when @size is 0)
+ * @size: bytes available
+ *
+ * Return: the length of the text, as snprintf().
+ */
+int ring_buffer_print_page_header(char *buf, size_t size)
+{
+	return snprintf(buf, size,
+			"\tfield: u64 timestamp;\toffset:0;\tsize:%u;\tsigned:%u;\n"
+			"\tfield: local_t commit;\toffset:%u;\tsize:%u;\tsigned:%u;\n"
+			"\tfield: int overwrite;\toffset:%u;\tsize:%u;\tsigned:%u;\n"
+			"\tfield: char data;\toffset:%u;\tsize:%u;\tsigned:%u;\n",
+			8u, 0u, 8u, 8u, 1u, 8u, 1u, 1u,
+			RB_PAGE_HDR_SIZE, RB_DATA_SIZE, 0u);
+}
+
+/**
+ * ring_buffer_print_entry_header - the text of events/header_event
+ * @buf: where to write it (may be NULL when @size is 0)
+ * @size: bytes available
+ *
+ * Return: the length of the text, as snprintf().
+ */
+int ring_buffer_print_entry_header(char *buf, size_t size)
+{
+	return snprintf(buf, size,
+			"# compressed entry header\n"
+			"\ttype_len    :    5 bits\n"
+			"\ttime_delta  :   27 bits\n"
+			"\tarray       :   32 bits\n"
+			"\n"
+			"\tpadding     : type == %d\n"
+			"\ttime_extend : type == %d\n"
+			"\ttime_stamp : type == %d\n"
+			"\tdata max type_len  == %d\n",
+			RINGBUF_TYPE_PADDING, RINGBUF_TYPE_TIME_EXTEND,
+			RINGBUF_TYPE_TIME_STAMP, RINGBUF_TYPE_DATA_TYPE_LEN_MAX);
+}

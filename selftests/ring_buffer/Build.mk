@@ -1,0 +1,29 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+#
+# Tests of the ring buffer (include/linux/ring_buffer.h, kernel/trace/).
+#
+#   rb-layout        pages byte for byte, decoded from the format alone and
+#                    by libtraceevent's kbuffer (skipped when pkg-config
+#                    does not find libtraceevent); the reader API, the
+#                    accounting, resize, reset, the clocks; one thread
+#   rb-torture       more writers than CPUs, preempted and migrated in the
+#                    middle of events, nesting and discarding, against a
+#                    consuming reader, an iterator and (some phases) a
+#                    resizer; checks every event and
+#                    read + overrun + dropped + commit overrun == written.
+#                    Six phases of 0.7 s (RB_TORTURE_SECONDS)
+#   rb-torture-long  the same, 20 s a phase, run by "make stress"
+
+rb-kbuffer-cflags := $(shell $(PKG_CONFIG) --cflags libtraceevent 2>/dev/null)
+rb-kbuffer-libs	:= $(shell $(PKG_CONFIG) --libs libtraceevent 2>/dev/null)
+
+$(call add-prog,$(d)/rb-layout,$(d)/layout.c,$(rb-kbuffer-libs))
+ifneq ($(rb-kbuffer-libs),)
+$(call add-cflags,$(d)/layout.c,-DHAVE_KBUFFER $(rb-kbuffer-cflags))
+endif
+
+$(call add-prog,$(d)/rb-torture,$(d)/torture.c)
+$(call add-prog,$(d)/rb-torture-long,$(d)/torture-long.c)
+
+TEST_PROGS += $(d)/rb-layout $(d)/rb-torture
+STRESS_PROGS += $(d)/rb-torture-long
