@@ -163,6 +163,7 @@ int rb_claim_next(struct trace_buffer *buffer, char *region, u64 pos,
 	u32 nseq = (rb_pos_seq(pos) + 1) & RB_SEQ_MASK;
 	u32 cur = rb_get_page_slot(region, rb_pos_page(pos));
 	u64 *slot, w, new;
+	u32 old_lost;
 
 	if (unlikely(cur >= n || rb_pos_page(pos) >= RB_MAX_PAGES))
 		return -EIO;
@@ -194,6 +195,13 @@ int rb_claim_next(struct trace_buffer *buffer, char *region, u64 pos,
 				return -ENOBUFS;
 			}
 		}
+		/*
+		 * The page we may overwrite carries the count of events
+		 * refused before it was opened, not yet seen by any reader:
+		 * hand it on to the next page opened.  Read it before the
+		 * claim; only the claimer's switch can change it afterwards.
+		 */
+		old_lost = (w & RB_SLOT_CONSUMED) ? 0 : rb_get_lost(region, *nslot);
 		new = rb_mkslot(rb_slot_page(w), nseq, 0, 0, false);
 		/*
 		 * acq_rel: acquire pairs with the release of the reader's swap
@@ -204,9 +212,13 @@ int rb_claim_next(struct trace_buffer *buffer, char *region, u64 pos,
 		 */
 		if (__atomic_compare_exchange_n(slot, &w, new, false, __ATOMIC_ACQ_REL,
 						__ATOMIC_ACQUIRE)) {
-			if (!(w & RB_SLOT_CONSUMED))
+			if (!(w & RB_SLOT_CONSUMED)) {
 				__atomic_add_fetch(&meta->overrun, rb_slot_entries(w),
 						   __ATOMIC_RELAXED);
+				if (old_lost)
+					__atomic_add_fetch(&meta->pending_lost, old_lost,
+							   __ATOMIC_RELAXED);
+			}
 			*npage = rb_slot_page(w);
 			return 0;
 		}
@@ -382,12 +394,13 @@ rb_reserve_generic(struct trace_buffer *buffer, unsigned long length)
 	}
 	region = rb_region(buffer, rb_this_cpu(buffer));
 	meta = (struct rb_cpu_meta *)region;
-	if (unlikely(length > RB_MAX_DATA_SIZE))
-		return rb_refuse(region);
+	/* A write refused because recording is off is not a loss. */
 	if (unlikely(__atomic_load_n(&meta->record_disabled, __ATOMIC_RELAXED))) {
 		errno = EBUSY;
 		return NULL;
 	}
+	if (unlikely(length > RB_MAX_DATA_SIZE))
+		return rb_refuse(region);
 	abs = __atomic_load_n(&buffer->time_stamp_abs, __ATOMIC_RELAXED);
 	evsize = rb_data_event_size(length);
 	old.pos = __atomic_load_n(&meta->tail.pos, __ATOMIC_RELAXED);

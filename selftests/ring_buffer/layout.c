@@ -513,6 +513,40 @@ static void test_too_large(void)
 }
 
 /*
+ * Every event that never reaches the reader is reported as lost, also the
+ * refusals counted on a page that was then overwritten, and a write
+ * refused while the CPU's recording is off is not a loss at all.
+ */
+static void test_lost_accounting(void)
+{
+	struct trace_buffer *buffer = new_buffer(2, RB_FL_OVERWRITE);
+	unsigned long lost, reported = 0, read = 0;
+	uint64_t ts;
+	int i;
+
+	ASSERT_TRUE(buffer != NULL);
+	ring_buffer_record_disable_cpu(buffer, test_cpu);
+	EXPECT_TRUE(ring_buffer_lock_reserve(buffer, RB_MAX_DATA_SIZE + 1) == NULL);
+	EXPECT_EQ(EBUSY, errno);
+	EXPECT_EQ(0, ring_buffer_dropped_events_cpu(buffer, test_cpu));
+	ring_buffer_record_enable_cpu(buffer, test_cpu);
+
+	for (i = 0; i < 3; i++)
+		EXPECT_TRUE(ring_buffer_lock_reserve(buffer, RB_MAX_DATA_SIZE + 1) == NULL);
+	for (i = 0; i < 400; i++)
+		ASSERT_EQ(0, write_event(buffer, 64, 1, i & 0xff));
+	while (ring_buffer_consume(buffer, test_cpu, &ts, &lost)) {
+		read++;
+		reported += lost;
+	}
+	EXPECT_EQ(3, ring_buffer_dropped_events_cpu(buffer, test_cpu));
+	EXPECT_EQ(400, read + ring_buffer_overrun_cpu(buffer, test_cpu));
+	EXPECT_EQ(ring_buffer_overrun_cpu(buffer, test_cpu) +
+		  ring_buffer_dropped_events_cpu(buffer, test_cpu), reported);
+	ring_buffer_free(buffer);
+}
+
+/*
  * Readers never see an uncommitted event: one held reservation holds back
  * everything after it; nested reservations commit in any order.
  */
@@ -873,7 +907,7 @@ int main(void)
 	if (nr_all_cpus < 1 || rb_test_pin(all_cpus[0]))
 		ksft_exit_skip("cannot pin to a CPU\n");
 	test_cpu = all_cpus[0];
-	ksft_set_plan(16);
+	ksft_set_plan(17);
 	KSFT_RUN(test_header_text);
 	KSFT_RUN(test_golden_page);
 	KSFT_RUN(test_kbuffer_golden);
@@ -881,6 +915,7 @@ int main(void)
 	KSFT_RUN(test_overwrite_missed);
 	KSFT_RUN(test_producer_consumer);
 	KSFT_RUN(test_too_large);
+	KSFT_RUN(test_lost_accounting);
 	KSFT_RUN(test_commit_order);
 	KSFT_RUN(test_commit_overrun);
 	KSFT_RUN(test_commit_elsewhere);
