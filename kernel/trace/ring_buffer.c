@@ -547,23 +547,30 @@ static noinline int rb_commit_generic(struct trace_buffer *buffer,
  * @buffer: the buffer the event was reserved in
  * @event: the event ring_buffer_lock_reserve() returned
  *
- * Return: 0, or -EINVAL if @event is not a reservation in @buffer (the
- * buffer is then disabled: something wrote over it).
+ * Return: 0, or -EINVAL if @event does not point into the data of
+ * @buffer's pages (a malformed header there disables the buffer).  A
+ * pointer into the pages is otherwise trusted: committing one
+ * event twice, or an event that was never reserved, corrupts the counts.
  * Context: any thread; never blocks.
  */
 int ring_buffer_unlock_commit(struct trace_buffer *buffer, struct ring_buffer_event *event)
 {
 	uintptr_t a = (uintptr_t)event - (uintptr_t)buffer->cpu_base;
 	uintptr_t in = (a & (RB_CPU_STRIDE - 1)) - RB_META_SIZE;
-	u32 type = rb_hdr_type(*(const u32 *)event);
 	char *region;
+	u32 type;
 	u16 slot;
 
-	/* Small data events here; everything else is checked the long way. */
+	/*
+	 * Small data events here; everything else is checked the long way.
+	 * The header is read only once the address is known to be ours.
+	 */
 	if (unlikely((a >> RB_CPU_SHIFT) >= buffer->nr_cpus ||
 		     in >= (uintptr_t)RB_MAX_PAGES << RB_PAGE_SHIFT ||
-		     (in & (RB_PAGE_SIZE - 1)) < RB_PAGE_HDR_SIZE ||
-		     type - 1 >= RINGBUF_TYPE_DATA_TYPE_LEN_MAX))
+		     (in & (RB_PAGE_SIZE - 1)) < RB_PAGE_HDR_SIZE))
+		return rb_commit_generic(buffer, event);
+	type = rb_hdr_type(*(const u32 *)event);
+	if (unlikely(type - 1 >= RINGBUF_TYPE_DATA_TYPE_LEN_MAX))
 		return rb_commit_generic(buffer, event);
 	region = buffer->cpu_base + (a & ~(RB_CPU_STRIDE - 1));
 	slot = rb_get_page_slot(region, in >> RB_PAGE_SHIFT);
