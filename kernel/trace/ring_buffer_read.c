@@ -156,6 +156,46 @@ static int rb_swap_reader_page(struct ring_buffer_per_cpu *cpu_buffer, bool flus
 }
 
 /*
+ * Walk a page's events from *@read towards @end over padding and time
+ * events, taking their time into *@stamp, to the next data event.
+ *
+ * Return: the data event (its time in *@ts when @ts is not NULL), or NULL
+ * at @end.  An event whose size makes no sense ends the walk: *@read is
+ * set to @end and *@malformed to true.
+ */
+static u32 *rb_walk_to_data(const u32 *data, u32 *read, u32 end, u64 *stamp,
+			    u64 *ts, bool *malformed)
+{
+	while (*read < end) {
+		u32 size = rb_event_size_at(data, *read, end);
+		const u32 *ev = data + *read / 4;
+
+		if (!size) {
+			*malformed = true;
+			*read = end;
+			return NULL;
+		}
+		switch (rb_hdr_type(ev[0])) {
+		case RINGBUF_TYPE_PADDING:
+			*stamp += rb_hdr_delta(ev[0]);
+			break;
+		case RINGBUF_TYPE_TIME_EXTEND:
+			*stamp += rb_time_value(ev);
+			break;
+		case RINGBUF_TYPE_TIME_STAMP:
+			*stamp = rb_fix_abs_ts(rb_time_value(ev), *stamp);
+			break;
+		default:
+			if (ts)
+				*ts = *stamp + rb_hdr_delta(ev[0]);
+			return (u32 *)ev;
+		}
+		*read += size;
+	}
+	return NULL;
+}
+
+/*
  * The next data event on the reader page, with its time; padding and time
  * events before it are stepped over (and their time taken in).  Swaps in a
  * new page when the reader page is done.
@@ -166,34 +206,15 @@ static u32 *rb_reader_peek(struct ring_buffer_per_cpu *cpu_buffer, u64 *ts, bool
 
 	for (u32 pages = 0; pages <= cpu_buffer->meta->nr_slots + 1; pages++) {
 		const u32 *data = rb_page_data(cpu_buffer->region, r->page);
+		bool malformed = false;
+		u32 *ev = rb_walk_to_data(data, &r->read, r->end, &r->stamp, ts,
+					  &malformed);
 
-		while (r->read < r->end) {
-			u32 size = rb_event_size_at(data, r->read, r->end);
-			const u32 *ev = data + r->read / 4;
-
-			if (!size) {
-				rb_corrupt(cpu_buffer->buffer, cpu_buffer->cpu,
-					   "malformed event on a page");
-				r->read = r->end;
-				break;
-			}
-			switch (rb_hdr_type(ev[0])) {
-			case RINGBUF_TYPE_PADDING:
-				r->stamp += rb_hdr_delta(ev[0]);
-				break;
-			case RINGBUF_TYPE_TIME_EXTEND:
-				r->stamp += rb_time_value(ev);
-				break;
-			case RINGBUF_TYPE_TIME_STAMP:
-				r->stamp = rb_fix_abs_ts(rb_time_value(ev), r->stamp);
-				break;
-			default:
-				if (ts)
-					*ts = r->stamp + rb_hdr_delta(ev[0]);
-				return (u32 *)ev;
-			}
-			r->read += size;
-		}
+		if (ev)
+			return ev;
+		if (malformed)
+			rb_corrupt(cpu_buffer->buffer, cpu_buffer->cpu,
+				   "malformed event on a page");
 		if (rb_swap_reader_page(cpu_buffer, flush))
 			return NULL;
 	}
@@ -654,36 +675,14 @@ struct ring_buffer_event *ring_buffer_iter_peek(struct ring_buffer_iter *iter, u
 	if (!iter->started)
 		rb_iter_start(iter);
 	for (;;) {
-		while (iter->read < iter->end) {
-			u32 size = rb_event_size_at(iter->data, iter->read, iter->end);
-			u32 *e = iter->data + iter->read / 4;
+		/* The iterator walks a copy: a bad event only ends that page. */
+		bool malformed = false;
 
-			if (!size) {
-				iter->read = iter->end;
-				break;
-			}
-			switch (rb_hdr_type(e[0])) {
-			case RINGBUF_TYPE_PADDING:
-				iter->stamp += rb_hdr_delta(e[0]);
-				break;
-			case RINGBUF_TYPE_TIME_EXTEND:
-				iter->stamp += rb_time_value(e);
-				break;
-			case RINGBUF_TYPE_TIME_STAMP:
-				iter->stamp = rb_fix_abs_ts(rb_time_value(e), iter->stamp);
-				break;
-			default:
-				ev = e;
-				if (ts)
-					*ts = iter->stamp + rb_hdr_delta(e[0]);
-				goto out;
-			}
-			iter->read += size;
-		}
-		if (rb_iter_fill(iter))
+		ev = rb_walk_to_data(iter->data, &iter->read, iter->end,
+				     &iter->stamp, ts, &malformed);
+		if (ev || rb_iter_fill(iter))
 			break;
 	}
-out:
 	pthread_mutex_unlock(&cpu_buffer->reader_lock);
 	return (struct ring_buffer_event *)ev;
 }
