@@ -320,3 +320,52 @@ __USTRACE_END_DECLS
 			PARAMS(void *__data, proto),			\
 			PARAMS(__data, args))
 #endif /* DECLARE_TRACE */
+
+#ifndef TRACE_EVENT
+/*
+ * TRACE_EVENT - declare a trace event: a tracepoint fired with
+ * trace_<name>(args), whose probe records TP_STRUCT__entry into the trace
+ * buffer (see <trace/trace_events.h> and Documentation/trace/events.rst).
+ * Here, in every file, only the tracepoint is declared; the file that
+ * defines CREATE_TRACE_POINTS generates the rest.
+ */
+# define TRACE_EVENT(name, proto, args, tstruct, assign, print)	\
+	__DECLARE_TRACE(name, trace_##name, PARAMS(proto),		\
+			PARAMS(args), 1,				\
+			PARAMS(void *__data, proto),			\
+			PARAMS(__data, args))
+
+/* TRACE_EVENT_CONDITION - fires only when @cond (TP_CONDITION()) holds */
+# define TRACE_EVENT_CONDITION(name, proto, args, cond, tstruct, assign, print) \
+	__DECLARE_TRACE(name, trace_##name, PARAMS(proto),		\
+			PARAMS(args), PARAMS(cond),			\
+			PARAMS(void *__data, proto),			\
+			PARAMS(__data, args))
+
+/* TRACE_EVENT_FN - with @reg/@unreg called around the first/last probe */
+# define TRACE_EVENT_FN(name, proto, args, tstruct, assign, print, reg, unreg) \
+	TRACE_EVENT(name, PARAMS(proto), PARAMS(args), PARAMS(tstruct), \
+		    PARAMS(assign), PARAMS(print))
+
+/* DECLARE_EVENT_CLASS - a record layout and printk shared by events */
+# define DECLARE_EVENT_CLASS(name, proto, args, tstruct, assign, print) \
+	extern int __ustrace_event_class_##name
+
+/* DEFINE_EVENT - an event of class @template (same prototype) */
+# define DEFINE_EVENT(template, name, proto, args)			\
+	__DECLARE_TRACE(name, trace_##name, PARAMS(proto),		\
+			PARAMS(args), 1,				\
+			PARAMS(void *__data, proto),			\
+			PARAMS(__data, args))
+
+/* DEFINE_EVENT_PRINT - as DEFINE_EVENT, with its own TP_printk() */
+# define DEFINE_EVENT_PRINT(template, name, proto, args, print)	\
+	DEFINE_EVENT(template, name, PARAMS(proto), PARAMS(args))
+
+/* DEFINE_EVENT_CONDITION - as DEFINE_EVENT, fired only when @cond holds */
+# define DEFINE_EVENT_CONDITION(template, name, proto, args, cond)	\
+	__DECLARE_TRACE(name, trace_##name, PARAMS(proto),		\
+			PARAMS(args), PARAMS(cond),			\
+			PARAMS(void *__data, proto),			\
+			PARAMS(__data, args))
+#endif /* TRACE_EVENT */

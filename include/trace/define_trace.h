@@ -25,6 +25,7 @@
 /* Stop the second reading from defining everything again. */
 #undef CREATE_TRACE_POINTS
 
+#include <generated/autoconf.h>
 #include <linux/compiler.h>
 
 #undef DECLARE_TRACE
@@ -32,6 +33,28 @@
 
 #undef DECLARE_TRACE_CONDITION
 #define DECLARE_TRACE_CONDITION(name, proto, args, cond) DEFINE_TRACE(name)
+
+/* The tracepoints of trace events (see <trace/trace_events.h>). */
+#undef TRACE_EVENT
+#define TRACE_EVENT(name, proto, args, tstruct, assign, print)	\
+	DEFINE_TRACE(name)
+#undef TRACE_EVENT_CONDITION
+#define TRACE_EVENT_CONDITION(name, proto, args, cond, tstruct, assign, print) \
+	DEFINE_TRACE(name)
+#undef TRACE_EVENT_FN
+#define TRACE_EVENT_FN(name, proto, args, tstruct, assign, print, reg, unreg) \
+	DEFINE_TRACE_FN(name, reg, unreg)
+#undef DECLARE_EVENT_CLASS
+#define DECLARE_EVENT_CLASS(name, proto, args, tstruct, assign, print) \
+	extern int __ustrace_event_class_##name
+#undef DEFINE_EVENT
+#define DEFINE_EVENT(template, name, proto, args)	DEFINE_TRACE(name)
+#undef DEFINE_EVENT_PRINT
+#define DEFINE_EVENT_PRINT(template, name, proto, args, print)	\
+	DEFINE_TRACE(name)
+#undef DEFINE_EVENT_CONDITION
+#define DEFINE_EVENT_CONDITION(template, name, proto, args, cond) \
+	DEFINE_TRACE(name)
 
 #undef TRACE_INCLUDE
 #undef __TRACE_INCLUDE
@@ -54,12 +77,27 @@
 #include TRACE_INCLUDE(TRACE_INCLUDE_FILE)
 
 /*
+ * Then the events: <trace/trace_events.h> reads the header seven more
+ * times to generate their records, probes, formats and renderers.
+ */
+#if defined(CONFIG_TRACEPOINTS)
+# include <trace/trace_events.h>
+#endif
+
+/*
  * Back to declarations: the next <linux/tracepoint.h> include (from the
  * next trace header) defines the macros afresh.
  */
 #undef TRACE_HEADER_MULTI_READ
 #undef DECLARE_TRACE
 #undef DECLARE_TRACE_CONDITION
+#undef TRACE_EVENT
+#undef TRACE_EVENT_CONDITION
+#undef TRACE_EVENT_FN
+#undef DECLARE_EVENT_CLASS
+#undef DEFINE_EVENT
+#undef DEFINE_EVENT_PRINT
+#undef DEFINE_EVENT_CONDITION
 
 #ifdef UNDEF_TRACE_INCLUDE_FILE
 # undef TRACE_INCLUDE_FILE

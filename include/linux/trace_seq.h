@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A bounded text buffer for rendering events, as the kernel's
+ * <linux/trace_seq.h>.
+ *
+ * Writes that do not fit are dropped whole and set @full; the text written
+ * before stays valid and NUL-terminated.
+ */
+#ifndef _USTRACE_LINUX_TRACE_SEQ_H
+#define _USTRACE_LINUX_TRACE_SEQ_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <string.h>
+
+#include <linux/compiler.h>
+
+__USTRACE_BEGIN_DECLS
+
+#define TRACE_SEQ_BUFFER_SIZE	4096
+
+/**
+ * struct trace_seq - a fixed buffer of text
+ * @buffer: the text, always NUL-terminated
+ * @len:    bytes of text in @buffer (not counting the NUL)
+ * @full:   a write did not fit and was dropped
+ */
+struct trace_seq {
+	char		buffer[TRACE_SEQ_BUFFER_SIZE];
+	unsigned int	len;
+	int		full;
+};
+
+static inline void trace_seq_init(struct trace_seq *s)
+{
+	s->len = 0;
+	s->full = 0;
+	s->buffer[0] = '\0';
+}
+
+static inline unsigned int trace_seq_used(const struct trace_seq *s)
+{
+	return s->len;
+}
+
+static inline const char *trace_seq_buffer_ptr(const struct trace_seq *s)
+{
+	return s->buffer + s->len;
+}
+
+static inline int trace_seq_has_overflowed(const struct trace_seq *s)
+{
+	return s->full;
+}
+
+/*
+ * The library exports these under its own prefix (__ustrace_trace_seq_*): libtraceevent exports
+ * functions named trace_seq_*() over a different struct, and a program may
+ * load both.
+ */
+__ustrace_visible void __ustrace_trace_seq_vprintf(struct trace_seq *s,
+						   const char *fmt, va_list args)
+	__attribute__((__format__(__printf__, 2, 0)));
+__ustrace_visible void __ustrace_trace_seq_putmem(struct trace_seq *s,
+						const void *mem,
+						unsigned int len);
+
+static inline __attribute__((__format__(__printf__, 2, 0))) void
+trace_seq_vprintf(struct trace_seq *s, const char *fmt, va_list args)
+{
+	__ustrace_trace_seq_vprintf(s, fmt, args);
+}
+
+static inline __attribute__((__format__(__printf__, 2, 3))) void
+trace_seq_printf(struct trace_seq *s, const char *fmt, ...)
+{
+	va_list args;
+
+	va_start(args, fmt);
+	__ustrace_trace_seq_vprintf(s, fmt, args);
+	va_end(args);
+}
+
+static inline void trace_seq_putmem(struct trace_seq *s, const void *mem,
+				    unsigned int len)
+{
+	__ustrace_trace_seq_putmem(s, mem, len);
+}
+
+static inline void trace_seq_puts(struct trace_seq *s, const char *str)
+{
+	__ustrace_trace_seq_putmem(s, str, (unsigned int)strlen(str));
+}
+
+static inline void trace_seq_putc(struct trace_seq *s, unsigned char c)
+{
+	__ustrace_trace_seq_putmem(s, &c, 1);
+}
+
+__USTRACE_END_DECLS
+
+#endif /* _USTRACE_LINUX_TRACE_SEQ_H */

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Stage 2 of <trace/trace_events.h>: where the dynamic fields of one
+ * record go.
+ *
+ *	struct trace_event_data_offsets_foo {
+ *		unsigned int	str;	// len << 16 | offset, for __data_loc_str
+ *		unsigned int	__ustrace_none;
+ *	};
+ */
+#undef __field
+#define __field(type, item)
+#undef __field_struct
+#define __field_struct(type, item)
+#undef __array
+#define __array(type, item, len)
+#undef __dynamic_array
+#define __dynamic_array(type, item, len)	unsigned int item;
+
+#undef DECLARE_EVENT_CLASS
+#define DECLARE_EVENT_CLASS(call, proto, args, tstruct, assign, print)	\
+	struct trace_event_data_offsets_##call {			\
+		tstruct							\
+		unsigned int	__ustrace_none;				\
+	}
+
+#undef DEFINE_EVENT
+#define DEFINE_EVENT(template, name, proto, args)			\
+	extern int __ustrace_event_stage2_##name
+
+#undef DEFINE_EVENT_PRINT
+#define DEFINE_EVENT_PRINT(template, name, proto, args, print)		\
+	DEFINE_EVENT(template, name, PARAMS(proto), PARAMS(args))

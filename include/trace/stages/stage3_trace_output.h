@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Stage 3 of <trace/trace_events.h>: rendering a record, the TP_printk()
+ * evaluated over the record (__entry is the record).
+ *
+ *	static void trace_raw_output_foo(struct trace_seq *s,
+ *					 struct trace_seq *p,
+ *					 const void *entry)
+ *	{
+ *		struct trace_event_raw_foo *field = (void *)entry;
+ *
+ *		trace_seq_printf(s, "bar=%d str=%s", field->bar,
+ *			((char *)field + (field->__data_loc_str & 0xffff)));
+ *	}
+ *
+ * The __print_*() helpers write into the scratch buffer @p and return the
+ * text they wrote there.  DEFINE_EVENT_PRINT(foo, foo_b, ...) gets its own
+ * trace_raw_output_foo_b() over the class's record.
+ */
+#undef __entry
+#define __entry field
+
+#undef TP_printk
+#define TP_printk(...)		__VA_ARGS__
+
+#undef __get_dynamic_array
+#define __get_dynamic_array(f)						\
+	((void *)((char *)__entry + (__entry->__data_loc_##f & 0xffff)))
+#undef __get_dynamic_array_len
+#define __get_dynamic_array_len(f)	((__entry->__data_loc_##f >> 16) & 0xffff)
+#undef __get_str
+#define __get_str(f)		((char *)__get_dynamic_array(f))
+#undef __get_bitmask
+#define __get_bitmask(f)						\
+	trace_print_bitmask_seq(p, __get_dynamic_array(f),		\
+				__get_dynamic_array_len(f))
+
+#undef __print_flags
+#define __print_flags(flag, delim, ...)					\
+	({								\
+		static const struct trace_print_flags __flags[] =	\
+			{ __VA_ARGS__, { (unsigned long)-1, NULL } };	\
+		trace_print_flags_seq(p, delim, flag, __flags);		\
+	})
+#undef __print_symbolic
+#define __print_symbolic(value, ...)					\
+	({								\
+		static const struct trace_print_flags __symbols[] =	\
+			{ __VA_ARGS__, { (unsigned long)-1, NULL } };	\
+		trace_print_symbols_seq(p, value, __symbols);		\
+	})
+#undef __print_flags_u64
+#define __print_flags_u64(flag, delim, ...)				\
+	({								\
+		static const struct trace_print_flags_u64 __flags[] =	\
+			{ __VA_ARGS__, { (unsigned long long)-1, NULL } }; \
+		trace_print_flags_seq_u64(p, delim, flag, __flags);	\
+	})
+#undef __print_symbolic_u64
+#define __print_symbolic_u64(value, ...)				\
+	({								\
+		static const struct trace_print_flags_u64 __symbols[] =	\
+			{ __VA_ARGS__, { (unsigned long long)-1, NULL } }; \
+		trace_print_symbols_seq_u64(p, value, __symbols);	\
+	})
+#undef __print_hex
+#define __print_hex(buf, buf_len)					\
+	trace_print_hex_seq(p, (const unsigned char *)(buf), buf_len, 0)
+#undef __print_hex_str
+#define __print_hex_str(buf, buf_len)					\
+	trace_print_hex_seq(p, (const unsigned char *)(buf), buf_len, 1)
+#undef __print_array
+#define __print_array(array, count, el_size)				\
+	({								\
+		_Static_assert(el_size == 1 || el_size == 2 ||		\
+			       el_size == 4 || el_size == 8,		\
+			       "__print_array: el_size must be 1, 2, 4 or 8"); \
+		trace_print_array_seq(p, array, count, el_size);	\
+	})
+
+#undef DECLARE_EVENT_CLASS
+#define DECLARE_EVENT_CLASS(call, proto, args, tstruct, assign, print)	\
+	static __attribute__((__unused__)) void			\
+	trace_raw_output_##call(struct trace_seq *s, struct trace_seq *p, \
+				const void *entry)			\
+	{								\
+		struct trace_event_raw_##call *field = (void *)entry;	\
+									\
+		(void)p;						\
+		trace_seq_printf(s, print);				\
+	}								\
+	extern int __ustrace_event_stage3_##call
+
+#undef DEFINE_EVENT
+#define DEFINE_EVENT(template, name, proto, args)			\
+	extern int __ustrace_event_stage3_##name
+
+#undef DEFINE_EVENT_PRINT
+#define DEFINE_EVENT_PRINT(template, call, proto, args, print)		\
+	static void trace_raw_output_##call(struct trace_seq *s,	\
+					    struct trace_seq *p,	\
+					    const void *entry)		\
+	{								\
+		struct trace_event_raw_##template *field = (void *)entry; \
+									\
+		(void)p;						\
+		trace_seq_printf(s, print);				\
+	}								\
+	extern int __ustrace_event_stage3_##call

@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Stage 7 of <trace/trace_events.h>: the "print fmt:" text, the class and
+ * event objects, and their registration when the object is loaded.
+ *
+ * The print fmt is TP_printk() itself, turned into text: __entry becomes
+ * REC and the helpers (__get_str, __print_flags, ...) are left undefined
+ * so that they stay as calls for the reader (libtraceevent) to evaluate:
+ *
+ *	static const char print_fmt_foo[] =
+ *		"\"bar=%d str=%s\", REC->bar, __get_str(str)";
+ *	static const struct trace_event_class event_class_foo = {
+ *		.system = "sys", .probe = (void *)trace_event_raw_event_foo,
+ *		.fields_array = trace_event_fields_foo,
+ *	};
+ *	static struct trace_event_call event_foo_a = {
+ *		.event_class = &event_class_foo, .name = "foo_a",
+ *		.tp = &__tracepoint_foo_a, .print_fmt = print_fmt_foo,
+ *		.output = trace_raw_output_foo,
+ *	};
+ *	__attribute__((constructor)) static void __ustrace_event_add_foo_a(void)
+ *	{ trace_add_event_call(&event_foo_a); }
+ *	__attribute__((destructor)) static void __ustrace_event_remove_foo_a(void)
+ *	{ trace_remove_event_call(&event_foo_a); }
+ */
+#undef __entry
+#define __entry REC
+
+#undef __get_dynamic_array
+#undef __get_dynamic_array_len
+#undef __get_str
+#undef __get_bitmask
+#undef __print_flags
+#undef __print_symbolic
+#undef __print_flags_u64
+#undef __print_symbolic_u64
+#if __SIZEOF_LONG__ == 8
+/* As the kernel's: on 64-bit machines these are the plain helpers. */
+# define __print_flags_u64(flag, delim, ...)				\
+	__print_flags(flag, delim, __VA_ARGS__)
+# define __print_symbolic_u64(value, ...)				\
+	__print_symbolic(value, __VA_ARGS__)
+#endif
+#undef __print_hex
+#undef __print_hex_str
+#undef __print_array
+
+#undef TP_printk
+#define TP_printk(fmt, ...)	"\"" fmt "\", " __stringify(__VA_ARGS__)
+
+#undef DECLARE_EVENT_CLASS
+#define DECLARE_EVENT_CLASS(call, proto, args, tstruct, assign, print)	\
+	static const char print_fmt_##call[] __attribute__((__unused__)) = \
+		print;							\
+	static const struct trace_event_class event_class_##call	\
+		__attribute__((__unused__)) = {				\
+		.system		= TRACE_SYSTEM_STRING,			\
+		.probe		= (void *)trace_event_raw_event_##call,	\
+		.fields_array	= trace_event_fields_##call,		\
+	}
+
+#undef __ustrace_define_event
+#define __ustrace_define_event(template, call, fmt, out)		\
+	static struct trace_event_call event_##call = {			\
+		.event_class	= &event_class_##template,		\
+		.name		= #call,				\
+		.tp		= &__tracepoint_##call,			\
+		.print_fmt	= fmt,					\
+		.output		= out,					\
+	};								\
+	__attribute__((__constructor__, __used__))			\
+	static void __ustrace_event_add_##call(void)			\
+	{								\
+		trace_add_event_call(&event_##call);			\
+	}								\
+	__attribute__((__destructor__, __used__))			\
+	static void __ustrace_event_remove_##call(void)			\
+	{								\
+		trace_remove_event_call(&event_##call);			\
+	}								\
+	extern int __ustrace_event_stage7_##call
+
+#undef DEFINE_EVENT
+#define DEFINE_EVENT(template, call, proto, args)			\
+	__ustrace_define_event(template, call, print_fmt_##template,	\
+			       trace_raw_output_##template)
+
+#undef DEFINE_EVENT_PRINT
+#define DEFINE_EVENT_PRINT(template, call, proto, args, print)		\
+	static const char print_fmt_##call[] = print;			\
+	__ustrace_define_event(template, call, print_fmt_##call,	\
+			       trace_raw_output_##call)
