@@ -188,7 +188,11 @@ URCU_LIBS	:= $(shell $(PKG_CONFIG) --libs liburcu-bp 2>/dev/null)
 CPPFLAGS_USTRACE := -D_GNU_SOURCE -I$(objtree)/include -I$(srctree)/include
 COMMON_CFLAGS	:= -std=gnu11 $(OPTFLAGS) -Wall -Wextra -fPIC $(SAN_FLAGS) \
 		   $(CPPFLAGS_USTRACE) $(URCU_CFLAGS)
-LIB_CFLAGS	:= $(COMMON_CFLAGS) -fvisibility=hidden $(CFLAGS)
+# -fno-semantic-interposition here and -Bsymbolic-functions at link time:
+# calls between the library's own exported functions (the recording path:
+# reserve, event data, commit) bind locally instead of going through the
+# PLT; nobody interposes them.
+LIB_CFLAGS	:= $(COMMON_CFLAGS) -fvisibility=hidden -fno-semantic-interposition $(CFLAGS)
 PROG_CFLAGS	:= $(COMMON_CFLAGS) -I$(srctree)/selftests/lib $(CFLAGS)
 DEP_FLAGS	:= -MMD -MP
 
@@ -287,7 +291,7 @@ $(obj)%.o: %.c $(autoconf_h) $(flags-stamp)
 
 $(libso-real): $(lib-objs) $(flags-stamp)
 	$(call msg,LD,$@)
-	$(Q)$(CC) $(COMMON_LDFLAGS) -shared -Wl,-soname,$(libso-soname) $(LIB_NO_UNDEF) \
+	$(Q)$(CC) $(COMMON_LDFLAGS) -shared -Wl,-soname,$(libso-soname) $(LIB_NO_UNDEF) -Wl,-Bsymbolic-functions \
 		-o $@ $(lib-objs) $(LIBS)
 
 $(obj)$(libso-soname): $(libso-real)

@@ -16,3 +16,23 @@ BENCH_PROGS += $(d)/tp_bench
 # string, commit), one thread and two, against a loop that shares nothing.
 $(call add-prog,$(d)/rb_bench,$(d)/rb_bench.c)
 BENCH_PROGS += $(d)/rb_bench
+
+# lttng_compare.sh: our enabled event (event_bench, a TRACE_EVENT recorded
+# into the global buffer) against LTTng-UST's (lttng_bench, built only when
+# pkg-config finds lttng-ust; scripts/install-bench-deps.sh installs it,
+# and "make bench" runs it).
+# Run by lttng_compare.sh only, so they are prerequisites of "bench" rather
+# than BENCH_PROGS.
+$(call add-prog,$(d)/event_bench,$(d)/event_bench.c)
+$(call add-cflags,$(d)/event_bench.c,-I$(srctree)/$(d))
+bench: $(obj)$(d)/event_bench
+# "make bench" installs LTTng first (silent when present; a failure is
+# reported and the comparison prints our numbers alone).
+ifneq ($(filter bench,$(MAKECMDGOALS)),)
+$(shell $(srctree)/scripts/install-bench-deps.sh >&2)
+endif
+ifeq ($(shell pkg-config --exists lttng-ust 2>/dev/null && echo y),y)
+$(call add-prog,$(d)/lttng_bench,$(d)/lttng_bench.c,$(shell pkg-config --libs lttng-ust) -ldl)
+$(call add-cflags,$(d)/lttng_bench.c,-I$(srctree)/$(d) $(shell pkg-config --cflags lttng-ust))
+bench: $(obj)$(d)/lttng_bench
+endif
