@@ -25,5 +25,7 @@ void trace_event_lock(void);
 void trace_event_unlock(void);
 /* With trace_event_lock() held. */
 struct trace_event_call *trace_find_event_call_by_id(int id);
+/* kernel/trace/trace.c: remember the calling thread's name for @pid. */
+void trace_save_cmdline(int pid);
 
 #endif /* _USTRACE_KERNEL_TRACE_EVENTS_INTERNAL_H */
