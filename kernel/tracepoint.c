@@ -28,6 +28,7 @@
 #define __USTRACE_CORE
 #include <dlfcn.h>
 #include <errno.h>
+#include <limits.h>
 #include <link.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -662,37 +663,34 @@ static const char *base_name(const char *path)
 	return slash ? slash + 1 : path;
 }
 
-static void report_conflict(const struct tp_def *first, const char *name,
-			    const char *signature, const char *owner)
-{
-	fprintf(stderr,
-		"ustrace: tracepoint \"%s\" is defined twice with different "
-		"prototypes:\n"
-		"ustrace:   (%s) in %s\n"
-		"ustrace:   (%s) in %s\n"
-		"ustrace: the definition in %s is ignored\n",
-		name, first->signature, first->owner, signature, owner,
-		base_name(owner));
-}
-
 /*
- * Both objects exported the symbol and the dynamic linker bound the second
- * object to the first one's struct: nothing can be left out, so say what
- * will go wrong.
+ * Report a second definition of @name with another prototype.  Usually the
+ * newcomer kept its own struct and is left out of the name space; when
+ * both objects exported the symbol the dynamic linker may have bound the
+ * newcomer to the first one's struct (@merged), and then nothing can be
+ * left out, so say what will go wrong.
  */
-static void report_merged_conflict(const struct tp_def *first,
-				   const char *name, const char *signature,
-				   const char *owner)
+static void report_conflict(const struct tp_def *first, const char *name,
+			    const char *signature, const char *owner,
+			    bool merged)
 {
+	char last[PATH_MAX + 128];
+
+	if (merged)
+		snprintf(last, sizeof(last), "the dynamic linker bound both to "
+			 "the definition in %s; probes get wrong arguments from "
+			 "sites in %s", base_name(first->owner), base_name(owner));
+	else
+		snprintf(last, sizeof(last), "the definition in %s is ignored",
+			 base_name(owner));
+	/* One call, so that the four lines stay together on stderr. */
 	fprintf(stderr,
 		"ustrace: tracepoint \"%s\" is defined twice with different "
 		"prototypes:\n"
 		"ustrace:   (%s) in %s\n"
 		"ustrace:   (%s) in %s\n"
-		"ustrace: the dynamic linker bound both to the definition in "
-		"%s; probes get wrong arguments from sites in %s\n",
-		name, first->signature, first->owner, signature, owner,
-		base_name(first->owner), base_name(owner));
+		"ustrace: %s\n",
+		name, first->signature, first->owner, signature, owner, last);
 }
 
 /**
@@ -725,8 +723,8 @@ void __ustrace_tracepoint_define(struct tracepoint *tp, const char *signature,
 		 * would use the first one's prototype.
 		 */
 		if (!same_signature(def->signature, signature))
-			report_merged_conflict(def, tp->name, signature,
-					       owner ? owner : "?");
+			report_conflict(def, tp->name, signature,
+					owner ? owner : "?", true);
 		def->refs++;
 		goto out;
 	}
@@ -740,7 +738,8 @@ void __ustrace_tracepoint_define(struct tracepoint *tp, const char *signature,
 	def->refs = 1;
 	first = tp_find_name(tp->name);
 	if (first && !same_signature(first->signature, signature)) {
-		report_conflict(first, tp->name, signature, def->owner);
+		report_conflict(first, tp->name, signature, def->owner,
+				false);
 		def->conflict = true;
 	}
 	/* Append: the oldest definition of a name is the one found first. */
