@@ -106,6 +106,7 @@ typedef void (*trace_event_output_fn)(struct trace_seq *s,
  * @output:    renders a record
  * @id:        the event id (common_type), set while the event is registered
  * @priv:      owned by the library
+ * @flags:     TRACE_EVENT_FL_*, set by whoever defines the event
  *
  * Programs and the library share this layout; new members go at the end.
  */
@@ -117,7 +118,18 @@ struct trace_event_call {
 	trace_event_output_fn		output;
 	int				id;
 	void				*priv;
+	unsigned int			flags;
 };
+
+/*
+ * trace_event_call.flags: the library's own ftrace:print and
+ * ftrace:raw_data (the records of trace_marker) cannot be enabled, have a
+ * fixed id and print without the "name: " the other events print.
+ */
+#define TRACE_EVENT_FL_IGNORE_ENABLE	(1u << 0)
+#define TRACE_EVENT_FL_FTRACE		(1u << 1)
+
+struct trace_event_file;
 
 /**
  * struct trace_event_buffer - a record being written by a probe
@@ -125,7 +137,7 @@ struct trace_event_call {
 struct trace_event_buffer {
 	struct trace_buffer		*buffer;
 	struct ring_buffer_event	*event;
-	struct trace_event_call		*call;
+	struct trace_event_file		*trace_file;
 	void				*entry;
 };
 
@@ -154,7 +166,7 @@ __ustrace_visible int trace_print_event(struct trace_seq *s, const void *entry,
 __ustrace_visible int __ustrace_add_event_call(struct trace_event_call *call);
 __ustrace_visible int __ustrace_remove_event_call(struct trace_event_call *call);
 __ustrace_visible void *__ustrace_event_buffer_reserve(struct trace_event_buffer *fbuffer,
-						       struct trace_event_call *call,
+						       struct trace_event_file *file,
 						       unsigned long len);
 __ustrace_visible void __ustrace_event_buffer_commit(struct trace_event_buffer *fbuffer);
 __ustrace_visible const char *
@@ -192,11 +204,15 @@ static inline int trace_remove_event_call(struct trace_event_call *call)
 	return __ustrace_remove_event_call(call);
 }
 
+/*
+ * The probe's data is the instance's file of the event (the probe is
+ * attached once per instance that enabled the event).
+ */
 static inline void *trace_event_buffer_reserve(struct trace_event_buffer *fbuffer,
-					       struct trace_event_call *call,
+					       struct trace_event_file *trace_file,
 					       unsigned long len)
 {
-	return __ustrace_event_buffer_reserve(fbuffer, call, len);
+	return __ustrace_event_buffer_reserve(fbuffer, trace_file, len);
 }
 
 static inline void trace_event_buffer_commit(struct trace_event_buffer *fbuffer)

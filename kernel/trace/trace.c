@@ -26,6 +26,7 @@
 #include <linux/trace_events.h>
 
 #include "rb_internal.h"
+#include "trace_array.h"
 #include "trace_events_internal.h"
 
 /* ------------------------------------------------------------------
@@ -163,12 +164,16 @@ int trace_print_header(struct trace_seq *s, struct trace_buffer *buffer)
  * Iterators
  */
 
+static struct trace_iterator *iterator_open(struct trace_buffer *buffer, int consume,
+					    int only);
+
 /**
  * struct trace_iterator - a reader of trace or trace_pipe
  * @buffer:  the buffer
  * @consume: trace_pipe: consume what is printed
  * @in_ns:   the buffer's clock counts nanoseconds (printed as seconds)
  * @nr_cpus: entries in @iters and @dropped
+ * @only_cpu: the one CPU read (per_cpu/cpuN/trace), or RING_BUFFER_ALL_CPUS
  * @iters:   per-CPU ring buffer iterators (trace only)
  * @dropped: per CPU, the iterator lost pages before its next event
  * @last_pid: the pid of the previous line
@@ -179,6 +184,7 @@ struct trace_iterator {
 	bool			consume;
 	bool			in_ns;
 	int			nr_cpus;
+	int			only_cpu;
 	struct ring_buffer_iter	**iters;
 	bool			*dropped;
 	int			last_pid;
@@ -229,6 +235,38 @@ static void settle_start(struct ring_buffer_iter *iter)
  */
 struct trace_iterator *trace_iterator_open(struct trace_buffer *buffer, int consume)
 {
+	return iterator_open(buffer, consume, RING_BUFFER_ALL_CPUS);
+}
+
+/**
+ * trace_array_iterator_open - trace_iterator_open() for one instance
+ * @tr:      the instance, NULL for the top level
+ * @consume: 1 for trace_pipe
+ * @cpu:     RING_BUFFER_ALL_CPUS, or the CPU of per_cpu/cpuN/trace
+ *
+ * Return: the iterator, or NULL with errno set (EINVAL for a bad CPU).
+ */
+struct trace_iterator *trace_array_iterator_open(struct trace_array *tr, int consume, int cpu)
+{
+	if (!tr)
+		tr = trace_array_top();
+	if (!tr)
+		return NULL;
+	return iterator_open(tr->buffer, consume, cpu);
+}
+
+/** trace_array_print_header - trace_print_header() for one instance */
+int trace_array_print_header(struct trace_array *tr, struct trace_seq *s)
+{
+	if (!tr)
+		tr = trace_array_top();
+	if (!tr)
+		return -ENOMEM;
+	return trace_print_header(s, tr->buffer);
+}
+
+static struct trace_iterator *iterator_open(struct trace_buffer *buffer, int consume, int only)
+{
 	struct trace_iterator *iter;
 	int cpu;
 
@@ -242,6 +280,12 @@ struct trace_iterator *trace_iterator_open(struct trace_buffer *buffer, int cons
 	iter->consume = !!consume;
 	iter->in_ns = buffer_clock_in_ns(buffer);
 	iter->nr_cpus = ring_buffer_nr_cpus(buffer);
+	if (only != RING_BUFFER_ALL_CPUS && (only < 0 || only >= iter->nr_cpus)) {
+		free(iter);
+		errno = EINVAL;
+		return NULL;
+	}
+	iter->only_cpu = only;
 	if (iter->consume)
 		return iter;
 	iter->iters = calloc((size_t)iter->nr_cpus, sizeof(*iter->iters));
@@ -249,6 +293,8 @@ struct trace_iterator *trace_iterator_open(struct trace_buffer *buffer, int cons
 	if (!iter->iters || !iter->dropped)
 		goto fail;
 	for (cpu = 0; cpu < iter->nr_cpus; cpu++) {
+		if (only != RING_BUFFER_ALL_CPUS && cpu != only)
+			continue;
 		iter->iters[cpu] = ring_buffer_read_start(buffer, cpu);
 		if (!iter->iters[cpu])
 			goto fail;
@@ -308,6 +354,8 @@ static struct ring_buffer_event *find_next(struct trace_iterator *iter, int *nex
 	 * peek says as much, and counts fewer pages.
 	 */
 	for (cpu = 0; cpu < iter->nr_cpus; cpu++) {
+		if (iter->only_cpu != RING_BUFFER_ALL_CPUS && cpu != iter->only_cpu)
+			continue;
 		event = peek_cpu(iter, cpu, &ts, &lost);
 		if (event && (!next || ts < *next_ts)) {
 			next = event;
@@ -420,6 +468,9 @@ static void print_event_line(struct trace_iterator *iter, struct trace_seq *s,
 	call = trace_find_event_call_by_id(entry.type);
 	if (!call) {
 		trace_seq_printf(s, "Unknown type %d\n", entry.type);
+	} else if (call->flags & TRACE_EVENT_FL_FTRACE) {
+		if (trace_ftrace_print(s, data, len))
+			trace_seq_puts(s, "[bad record]\n");
 	} else {
 		trace_seq_puts(s, call->name);
 		trace_seq_putmem(s, ": ", 2);

@@ -26,6 +26,7 @@
 #include <linux/tracepoint.h>
 
 #include "../internal.h"
+#include "trace_array.h"
 #include "trace_events_internal.h"
 
 /* The kernel's default buffer_size_kb: 1408 KiB per CPU. */
@@ -49,8 +50,8 @@ static unsigned int nr_event_calls, max_event_calls;
 static char **event_id_names;
 static unsigned int nr_event_ids;
 
-static struct trace_buffer *global_buffer;
 static bool process_exiting;
+static bool record_cmd = true;
 
 /*
  * Initial-exec: one %fs-relative load on the recording path instead of a
@@ -65,10 +66,27 @@ static void mark_exiting(void)
 	__atomic_store_n(&process_exiting, true, __ATOMIC_RELAXED);
 }
 
-/* The child of fork() is a new thread: forget the parent's id. */
-static void forget_tid(void)
+static void fork_prepare(void)
 {
+	pthread_mutex_lock(&event_mutex);
+}
+
+static void fork_parent(void)
+{
+	pthread_mutex_unlock(&event_mutex);
+}
+
+/*
+ * The child of fork() is a new thread: forget the parent's id, and with
+ * the event-fork option follow the parent's pid filters.
+ */
+static void fork_child(void)
+{
+	pid_t parent = cached_tid ? cached_tid : getppid();
+
 	cached_tid = 0;
+	trace_array_fork_child(parent, getpid());
+	pthread_mutex_unlock(&event_mutex);
 }
 
 __attribute__((__constructor__))
@@ -76,17 +94,29 @@ static void trace_events_init(void)
 {
 	/* atexit handlers run before the destructors of loaded objects. */
 	atexit(mark_exiting);
-	pthread_atfork(NULL, NULL, forget_tid);
+	pthread_atfork(fork_prepare, fork_parent, fork_child);
 }
 
-static int current_tid(void)
+/* The record-cmd option: save the names of threads that record. */
+void trace_set_record_cmd(bool on)
+{
+	__atomic_store_n(&record_cmd, on, __ATOMIC_RELAXED);
+}
+
+static inline int current_tid(void)
 {
 	if (unlikely(!cached_tid)) {
 		cached_tid = (int)syscall(SYS_gettid);
 		/* A thread's first record: keep its name for the text output. */
-		trace_save_cmdline(cached_tid);
+		if (__atomic_load_n(&record_cmd, __ATOMIC_RELAXED))
+			trace_save_cmdline(cached_tid);
 	}
 	return cached_tid;
+}
+
+int trace_current_tid(void)
+{
+	return current_tid();
 }
 
 /* Called with event_mutex held. */
@@ -177,7 +207,8 @@ int __ustrace_add_event_call(struct trace_event_call *call)
 	struct trace_event_call **calls;
 	int id, err;
 
-	if (!call || !call->event_class || !call->name || !call->tp)
+	if (!call || !call->event_class || !call->name ||
+	    (!call->tp && !(call->flags & TRACE_EVENT_FL_IGNORE_ENABLE)))
 		return -EINVAL;
 	pthread_mutex_lock(&event_mutex);
 	err = -EEXIST;
@@ -193,7 +224,9 @@ int __ustrace_add_event_call(struct trace_event_call *call)
 		event_calls = calls;
 		max_event_calls = max;
 	}
-	id = event_alloc_id(call->event_class->system, call->name);
+	/* The library's ftrace events keep the kernel's fixed ids. */
+	id = call->flags & TRACE_EVENT_FL_FTRACE ? call->id :
+	     event_alloc_id(call->event_class->system, call->name);
 	err = id;
 	if (id < 0)
 		goto out;
@@ -211,45 +244,6 @@ out:
 	return err;
 }
 
-/* Called with event_mutex held. */
-static struct trace_buffer *global_buffer_alloc_locked(void)
-{
-	struct trace_buffer *buffer;
-
-	if (!global_buffer) {
-		buffer = ring_buffer_alloc(TRACE_BUF_SIZE_DEFAULT,
-					   RB_FL_OVERWRITE);
-		/* Pairs with the acquire load in trace_get_global_buffer(). */
-		__atomic_store_n(&global_buffer, buffer, __ATOMIC_RELEASE);
-	}
-	return global_buffer;
-}
-
-/* Called with event_mutex held. */
-static int event_enable_locked(struct trace_event_call *call, int set)
-{
-	struct trace_event_priv *priv = call->priv;
-	int err;
-
-	if (!!set == priv->enabled)
-		return 0;
-	if (set) {
-		if (!global_buffer_alloc_locked())
-			return -errno;
-		err = tracepoint_probe_register(call->tp, call->event_class->probe,
-						call);
-	} else {
-		err = tracepoint_probe_unregister(call->tp, call->event_class->probe,
-						  call);
-		/* The core detached it already when its object went away. */
-		if (err == -ENOENT)
-			err = 0;
-	}
-	if (!err)
-		priv->enabled = !!set;
-	return err;
-}
-
 /**
  * __ustrace_remove_event_call - unregister an event (trace_remove_event_call())
  * @call: an event registered with trace_add_event_call()
@@ -263,8 +257,9 @@ static int event_enable_locked(struct trace_event_call *call, int set)
  */
 int __ustrace_remove_event_call(struct trace_event_call *call)
 {
-	bool found = false, was_enabled = false;
-	unsigned int i;
+	struct trace_event_file **gone = NULL;
+	unsigned int i, nr_gone = 0;
+	bool found = false;
 
 	if (__atomic_load_n(&process_exiting, __ATOMIC_RELAXED))
 		return 0;
@@ -272,8 +267,7 @@ int __ustrace_remove_event_call(struct trace_event_call *call)
 	for (i = 0; i < nr_event_calls; i++) {
 		if (event_calls[i] != call)
 			continue;
-		was_enabled = ((struct trace_event_priv *)call->priv)->enabled;
-		event_enable_locked(call, 0);
+		gone = trace_array_forget_call_locked(call, &nr_gone);
 		memmove(&event_calls[i], &event_calls[i + 1],
 			(nr_event_calls - i - 1) * sizeof(*event_calls));
 		nr_event_calls--;
@@ -283,8 +277,12 @@ int __ustrace_remove_event_call(struct trace_event_call *call)
 	pthread_mutex_unlock(&event_mutex);
 	if (!found)
 		return -ENOENT;
-	if (was_enabled)
+	/* No probe may still be running with one of the files. */
+	if (nr_gone)
 		tracepoint_synchronize_unregister();
+	for (i = 0; i < nr_gone; i++)
+		free(gone[i]);
+	free(gone);
 	free(call->priv);
 	call->priv = NULL;
 	call->id = 0;
@@ -350,79 +348,6 @@ void trace_for_each_event_call(void (*fn)(struct trace_event_call *call,
 }
 
 /**
- * trace_set_clr_event - enable or disable events
- * @system: the TRACE_SYSTEM, or NULL for every system
- * @event:  the event name, or NULL for every event of @system
- * @set:    1 to enable, 0 to disable
- *
- * As the kernel's: trace_set_clr_event(NULL, NULL, 1) enables every event.
- *
- * Return: 0 when at least one event matched and all changes succeeded;
- * -EINVAL when none matched; otherwise the first error of
- * tracepoint_probe_register() (the other events are still changed).
- * Context: any thread but a probe; takes the event mutex.
- */
-int trace_set_clr_event(const char *system, const char *event, int set)
-{
-	int ret = -EINVAL, first_err = 0;
-	unsigned int i;
-
-	pthread_mutex_lock(&event_mutex);
-	for (i = 0; i < nr_event_calls; i++) {
-		struct trace_event_call *call = event_calls[i];
-		int err;
-
-		if (system && strcmp(system, call->event_class->system))
-			continue;
-		if (event && strcmp(event, call->name))
-			continue;
-		ret = 0;
-		err = event_enable_locked(call, set);
-		if (err && !first_err)
-			first_err = err;
-	}
-	pthread_mutex_unlock(&event_mutex);
-	return first_err ? first_err : ret;
-}
-
-/**
- * trace_event_is_enabled - is @call recording?
- *
- * Return: 1 or 0 (also for an event that is not registered).
- */
-int trace_event_is_enabled(struct trace_event_call *call)
-{
-	int ret = 0;
-
-	pthread_mutex_lock(&event_mutex);
-	if (call->priv)
-		ret = ((struct trace_event_priv *)call->priv)->enabled;
-	pthread_mutex_unlock(&event_mutex);
-	return ret;
-}
-
-/**
- * trace_get_global_buffer - the buffer events record into
- *
- * Allocated on first use (1408 KiB per CPU, overwrite mode, as the
- * kernel's top-level instance) and kept until the process exits.
- *
- * Return: the buffer, or NULL with errno set by ring_buffer_alloc().
- */
-struct trace_buffer *trace_get_global_buffer(void)
-{
-	struct trace_buffer *buffer;
-
-	buffer = __atomic_load_n(&global_buffer, __ATOMIC_ACQUIRE);
-	if (buffer)
-		return buffer;
-	pthread_mutex_lock(&event_mutex);
-	buffer = global_buffer_alloc_locked();
-	pthread_mutex_unlock(&event_mutex);
-	return buffer;
-}
-
-/**
  * __ustrace_event_buffer_reserve - start a record of @call (trace_event_buffer_reserve())
  * @fbuffer: filled with what trace_event_buffer_commit() needs
  * @call:    the event
@@ -436,26 +361,31 @@ struct trace_buffer *trace_get_global_buffer(void)
  * Context: the probe of an enabled event; lockless.
  */
 void *__ustrace_event_buffer_reserve(struct trace_event_buffer *fbuffer,
-				     struct trace_event_call *call,
+				     struct trace_event_file *file,
 				     unsigned long len)
 {
-	struct trace_buffer *buffer;
 	struct trace_entry *entry;
+	int pid = current_tid();
 
-	/* Set before the probe was attached (event_enable_locked()). */
-	buffer = __atomic_load_n(&global_buffer, __ATOMIC_RELAXED);
-	if (unlikely(!buffer))
-		return NULL;
-	fbuffer->event = ring_buffer_lock_reserve(buffer, len);
+	if (unlikely(__atomic_load_n(&file->flags, __ATOMIC_RELAXED) & EVENT_FILE_FL_SLOW_MASK)) {
+		unsigned long flags = __atomic_load_n(&file->flags, __ATOMIC_RELAXED);
+
+		if (flags & EVENT_FILE_FL_SOFT_DISABLED)
+			return NULL;
+		if ((flags & EVENT_FILE_FL_PID_FILTER) &&
+		    trace_array_pid_ignored(file->tr, pid))
+			return NULL;
+	}
+	fbuffer->event = ring_buffer_lock_reserve(file->buffer, len);
 	if (!fbuffer->event)
 		return NULL;
-	fbuffer->buffer = buffer;
-	fbuffer->call = call;
+	fbuffer->buffer = file->buffer;
+	fbuffer->trace_file = file;
 	entry = ring_buffer_event_data(fbuffer->event);
-	entry->type = (unsigned short)call->id;
+	entry->type = file->id;
 	entry->flags = 0;
 	entry->preempt_count = 0;
-	entry->pid = current_tid();
+	entry->pid = pid;
 	fbuffer->entry = entry;
 	return entry;
 }

@@ -6,20 +6,151 @@
 #define _USTRACE_KERNEL_TRACE_EVENTS_INTERNAL_H
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
 
+struct trace_buffer;
 struct trace_event_call;
+struct trace_array;
 
 /**
  * struct trace_event_priv - what the library keeps per registered event
- * @enabled:   the probe is attached
  * @nr_fields: entries in the class's fields_array
  * @offsets:   the offset of each field in the record
  */
 struct trace_event_priv {
-	bool		enabled;
 	unsigned int	nr_fields;
 	unsigned int	offsets[];
 };
+
+/*
+ * file->flags, the kernel's EVENT_FILE_FL_*: the probe tests them all in
+ * one load (EVENT_FILE_FL_SLOW_MASK) before it reserves.
+ */
+enum {
+	EVENT_FILE_FL_ENABLED		= 1ul << 0,	/* the probe is attached */
+	EVENT_FILE_FL_SOFT_MODE		= 1ul << 1,	/* a trigger holds it */
+	EVENT_FILE_FL_SOFT_DISABLED	= 1ul << 2,	/* attached, not recording */
+	EVENT_FILE_FL_PID_FILTER	= 1ul << 3,	/* the instance filters pids */
+};
+#define EVENT_FILE_FL_SLOW_MASK	(EVENT_FILE_FL_SOFT_DISABLED | EVENT_FILE_FL_PID_FILTER)
+
+/**
+ * struct trace_event_file - an event in one instance: the probe's data
+ * @flags:      EVENT_FILE_FL_*, changed atomically
+ * @buffer:     the instance's buffer (a copy: one load fewer per event)
+ * @id:         the event's id (a copy)
+ * @tr:         the instance
+ * @event_call: the event
+ * @sm_ref:     soft-mode users; under the event mutex
+ */
+struct trace_event_file {
+	unsigned long			flags;
+	struct trace_buffer		*buffer;
+	unsigned short			id;
+	struct trace_array		*tr;
+	struct trace_event_call		*event_call;
+	int				sm_ref;
+};
+
+/*
+ * The trace_options, in the order of the kernel's file (as Linux 6.18
+ * lists them for the nop tracer), and whether each is on by default.
+ */
+#define TRACE_OPTIONS							\
+	TRACE_OPTION(PRINT_PARENT,	"print-parent",		1)	\
+	TRACE_OPTION(SYM_OFFSET,	"sym-offset",		0)	\
+	TRACE_OPTION(SYM_ADDR,		"sym-addr",		0)	\
+	TRACE_OPTION(VERBOSE,		"verbose",		0)	\
+	TRACE_OPTION(RAW,		"raw",			0)	\
+	TRACE_OPTION(HEX,		"hex",			0)	\
+	TRACE_OPTION(BIN,		"bin",			0)	\
+	TRACE_OPTION(BLOCK,		"block",		0)	\
+	TRACE_OPTION(FIELDS,		"fields",		0)	\
+	TRACE_OPTION(TRACE_PRINTK,	"trace_printk",		1)	\
+	TRACE_OPTION(ANNOTATE,		"annotate",		1)	\
+	TRACE_OPTION(USERSTACKTRACE,	"userstacktrace",	0)	\
+	TRACE_OPTION(SYM_USEROBJ,	"sym-userobj",		0)	\
+	TRACE_OPTION(PRINTK_MSGONLY,	"printk-msg-only",	0)	\
+	TRACE_OPTION(CONTEXT_INFO,	"context-info",		1)	\
+	TRACE_OPTION(LATENCY_FMT,	"latency-format",	0)	\
+	TRACE_OPTION(RECORD_CMD,	"record-cmd",		1)	\
+	TRACE_OPTION(RECORD_TGID,	"record-tgid",		0)	\
+	TRACE_OPTION(OVERWRITE,		"overwrite",		1)	\
+	TRACE_OPTION(STOP_ON_FREE,	"disable_on_free",	0)	\
+	TRACE_OPTION(IRQ_INFO,		"irq-info",		1)	\
+	TRACE_OPTION(MARKERS,		"markers",		1)	\
+	TRACE_OPTION(EVENT_FORK,	"event-fork",		0)	\
+	TRACE_OPTION(TRACE_PRINTK_DEST,	"trace_printk_dest",	0)	\
+	TRACE_OPTION(COPY_MARKER,	"copy_trace_marker",	0)	\
+	TRACE_OPTION(PAUSE_ON_TRACE,	"pause-on-trace",	0)	\
+	TRACE_OPTION(HASH_PTR,		"hash-ptr",		1)	\
+	TRACE_OPTION(FUNCTION_TRACE,	"function-trace",	1)	\
+	TRACE_OPTION(FUNCTION_FORK,	"function-fork",	0)	\
+	TRACE_OPTION(STACKTRACE,	"stacktrace",		0)	\
+	TRACE_OPTION(TEST_NOP_ACCEPT,	"test_nop_accept",	0)	\
+	TRACE_OPTION(TEST_NOP_REFUSE,	"test_nop_refuse",	0)
+
+enum trace_option {
+#define TRACE_OPTION(sym, name, on)	TRACE_OPT_##sym,
+	TRACE_OPTIONS
+#undef TRACE_OPTION
+	TRACE_OPT_MAX
+};
+
+/**
+ * struct trace_array - one instance (the top level, or instances/NAME)
+ * @name:        NULL for the top level
+ * @buffer:      its ring buffer
+ * @ref:         references: 1 for the directory, 1 per open file
+ * @files:       the event files, indexed by id - TRACE_EVENT_FIRST_ID
+ * @nr_files:    entries in @files
+ * @size_kb:     buffer_size_kb per CPU, as last written
+ * @nr_cpus:     entries in @size_kb
+ * @options:     bit TRACE_OPT_x set when the option is on
+ * @clock_idx:   the trace_clock, an index for trace_clock_get()
+ * @tracing_on:  the tracing_on file
+ * @pid_filtered: set_event_pid or set_event_notrace_pid is not empty
+ * @pids:        [0] set_event_pid, [1] set_event_notrace_pid, sorted;
+ *               replaced whole (the probe reads them under the tracepoint
+ *               read lock)
+ * @nr_pids:     their lengths
+ *
+ * Everything is under the event mutex except what the probe reads.
+ */
+struct trace_array {
+	char				*name;
+	struct trace_buffer		*buffer;
+	int				ref;
+	struct trace_event_file		**files;
+	unsigned int			nr_files;
+	unsigned long			*size_kb;
+	int				nr_cpus;
+	unsigned long			options;
+	unsigned int			clock_idx;
+	int				tracing_on;
+	bool				pid_filtered;
+	pid_t				*pids[2];
+	size_t				nr_pids[2];
+};
+
+#define TRACE_OPT_ON(tr, opt) \
+	((__atomic_load_n(&(tr)->options, __ATOMIC_RELAXED) >> TRACE_OPT_##opt) & 1)
+
+/* trace_instance.c, for trace_events.c and trace.c */
+struct trace_array *trace_array_top_locked(void);
+struct trace_event_file *trace_top_file_locked(struct trace_event_call *call, bool create);
+struct trace_event_file **trace_array_forget_call_locked(struct trace_event_call *call,
+							 unsigned int *nr);
+bool trace_array_pid_ignored(struct trace_array *tr, pid_t pid);
+void trace_array_fork_child(pid_t parent, pid_t child);
+/* trace_events.c: the record-cmd option of the top level. */
+void trace_set_record_cmd(bool on);
+/* trace_events.c: the calling thread's id (cached). */
+int trace_current_tid(void);
+/* trace_marker.c: the text of ftrace:print and ftrace:raw_data records. */
+struct trace_seq;
+int trace_ftrace_print(struct trace_seq *s, const void *rec, unsigned int len);
 
 void trace_event_lock(void);
 void trace_event_unlock(void);

@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * trace_marker and trace_marker_raw: text and binary records a reader of
+ * the trace writes into it, as the kernel's ftrace:print (id 5) and
+ * ftrace:raw_data (id 16) events, with the kernel's formats.
+ *
+ *	ftrace:print     struct { trace_entry; unsigned long ip; char buf[]; }
+ *	ftrace:raw_data  struct { trace_entry; unsigned int id; char buf[]; }
+ *
+ * The two events are registered by the library itself, cannot be enabled
+ * (they are recorded when written) and print as the kernel prints them:
+ * "tracing_mark_write: TEXT" and "# ID buf: XX XX ...".
+ */
+#define __USTRACE_CORE
+#include <errno.h>
+#include <stddef.h>
+#include <string.h>
+
+#include <linux/ring_buffer.h>
+#include <linux/trace_events.h>
+
+#include "trace_array.h"
+#include "trace_events_internal.h"
+
+/* The kernel's TRACE_PRINT and TRACE_RAW_DATA entry types. */
+#define TRACE_PRINT_ID		5
+#define TRACE_RAW_DATA_ID	16
+
+struct print_entry {
+	struct trace_entry	ent;
+	unsigned long		ip;
+	char			buf[];
+};
+
+struct raw_data_entry {
+	struct trace_entry	ent;
+	unsigned int		id;
+	char			buf[];
+};
+
+/*
+ * The ip the kernel records is that of tracing_mark_write(); a program
+ * has no such function, and 0 would print as a bare address.  The text
+ * output prints the kernel's name; trace.dat writers map this address to
+ * it (Documentation/trace/tracefs.rst).
+ */
+#define TRACE_MARKER_IP		0
+
+static const struct trace_event_fields print_fields[] = {
+	{ .type = "unsigned long", .name = "ip", .size = 8, .align = 8 },
+	{ .type = "char[]", .name = "buf", .size = 0, .align = 1 },
+	{ 0 }
+};
+
+static const struct trace_event_fields raw_data_fields[] = {
+	{ .type = "unsigned int", .name = "id", .size = 4, .align = 4 },
+	{ .type = "char[]", .name = "buf", .size = 0, .align = 1 },
+	{ 0 }
+};
+
+static const struct trace_event_class ftrace_print_class = {
+	.system		= "ftrace",
+	.fields_array	= print_fields,
+};
+
+static const struct trace_event_class ftrace_raw_data_class = {
+	.system		= "ftrace",
+	.fields_array	= raw_data_fields,
+};
+
+/* Only for TRACE_EVENT_FL_FTRACE events: trace.c calls trace_ftrace_print(). */
+static void no_output(struct trace_seq *s, struct trace_seq *p, const void *entry)
+{
+	(void)s, (void)p, (void)entry;
+}
+
+static struct trace_event_call ftrace_print_call = {
+	.event_class	= &ftrace_print_class,
+	.name		= "print",
+	.print_fmt	= "\"%ps: %s\", (void *)REC->ip, REC->buf",
+	.output		= no_output,
+	.id		= TRACE_PRINT_ID,
+	.flags		= TRACE_EVENT_FL_IGNORE_ENABLE | TRACE_EVENT_FL_FTRACE,
+};
+
+static struct trace_event_call ftrace_raw_data_call = {
+	.event_class	= &ftrace_raw_data_class,
+	.name		= "raw_data",
+	.print_fmt	= "\"id:%04x %08x\", REC->id, (int)REC->buf[0]",
+	.output		= no_output,
+	.id		= TRACE_RAW_DATA_ID,
+	.flags		= TRACE_EVENT_FL_IGNORE_ENABLE | TRACE_EVENT_FL_FTRACE,
+};
+
+__attribute__((__constructor__))
+static void trace_marker_init(void)
+{
+	trace_add_event_call(&ftrace_print_call);
+	trace_add_event_call(&ftrace_raw_data_call);
+}
+
+/**
+ * trace_ftrace_print - the text of an ftrace:print or ftrace:raw_data record
+ * @s:   where it goes, with its newline
+ * @rec: the record, @len bytes (4-byte aligned by the caller)
+ *
+ * Return: 0, or -EINVAL for a record too short for its type.
+ */
+int trace_ftrace_print(struct trace_seq *s, const void *rec, unsigned int len)
+{
+	const struct trace_entry *ent = rec;
+	unsigned int i;
+
+	if (ent->type == TRACE_PRINT_ID && len > sizeof(struct print_entry)) {
+		const struct print_entry *p = rec;
+		unsigned int n = len - sizeof(*p);
+
+		trace_seq_puts(s, "tracing_mark_write: ");
+		trace_seq_putmem(s, p->buf, (unsigned int)strnlen(p->buf, n));
+		return 0;
+	}
+	if (ent->type == TRACE_RAW_DATA_ID && len >= sizeof(struct raw_data_entry)) {
+		const struct raw_data_entry *r = rec;
+
+		trace_seq_printf(s, "# %x buf:", r->id);
+		for (i = 0; i < len - sizeof(*r); i++)
+			trace_seq_printf(s, " %02x", (unsigned char)r->buf[i]);
+		trace_seq_putc(s, '\n');
+		return 0;
+	}
+	return -EINVAL;
+}
+
+/* Reserve a record of @type in @tr's buffer; errno as the kernel's write. */
+static void *marker_reserve(struct trace_array *tr, struct ring_buffer_event **event,
+			    unsigned short type, size_t len)
+{
+	struct trace_entry *ent;
+
+	*event = ring_buffer_lock_reserve(tr->buffer, len);
+	if (!*event)
+		return NULL;
+	ent = ring_buffer_event_data(*event);
+	memset(ent, 0, len);
+	ent->type = type;
+	ent->pid = (int)trace_current_tid();
+	return ent;
+}
+
+/* Room for text in an ftrace:print record, its newline and NUL. */
+#define MARKER_MAX_TEXT	(RB_MAX_DATA_SIZE - sizeof(struct print_entry) - 2)
+
+/**
+ * trace_array_marker_write - a write to trace_marker
+ *
+ * Text longer than a record holds is cut, as the kernel cuts it; a
+ * newline is added when the text does not end with one.
+ * Return: @len; 0 for an empty write (nothing recorded); -EINVAL (the
+ * markers option is off); -EBADF (not recorded: tracing off, full).
+ */
+ssize_t trace_array_marker_write(struct trace_array *tr, const char *buf, size_t len)
+{
+	struct ring_buffer_event *event;
+	struct print_entry *p;
+	size_t n = len < MARKER_MAX_TEXT ? len : MARKER_MAX_TEXT;
+	bool nl;
+
+	if (!tr)
+		tr = trace_array_top();
+	if (!tr)
+		return -ENOMEM;
+	if (!TRACE_OPT_ON(tr, MARKERS))
+		return -EINVAL;
+	if (!len)
+		return 0;
+	nl = buf[n - 1] != '\n';
+	p = marker_reserve(tr, &event, TRACE_PRINT_ID, sizeof(*p) + n + nl + 1);
+	if (!p)
+		return -EBADF;
+	p->ip = TRACE_MARKER_IP;
+	memcpy(p->buf, buf, n);
+	if (nl)
+		p->buf[n] = '\n';
+	ring_buffer_unlock_commit(tr->buffer, event);
+	return (ssize_t)len;
+}
+
+/**
+ * trace_array_marker_write_raw - a write to trace_marker_raw
+ *
+ * The first 4 bytes are the id (host order), the rest the data.
+ * Return: @len; -EINVAL (fewer than 4 bytes, too large, markers off);
+ * -EBADF (not recorded).
+ */
+ssize_t trace_array_marker_write_raw(struct trace_array *tr, const void *buf, size_t len)
+{
+	struct ring_buffer_event *event;
+	struct raw_data_entry *r;
+
+	if (!tr)
+		tr = trace_array_top();
+	if (!tr)
+		return -ENOMEM;
+	if (!TRACE_OPT_ON(tr, MARKERS))
+		return -EINVAL;
+	if (len < sizeof(unsigned int) ||
+	    len > RB_MAX_DATA_SIZE - sizeof(struct trace_entry))
+		return -EINVAL;
+	r = marker_reserve(tr, &event, TRACE_RAW_DATA_ID,
+			   sizeof(struct trace_entry) + len);
+	if (!r)
+		return -EBADF;
+	memcpy((char *)r + offsetof(struct raw_data_entry, id), buf, len);
+	ring_buffer_unlock_commit(tr->buffer, event);
+	return (ssize_t)len;
+}

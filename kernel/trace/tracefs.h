@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The tracefs tree without a kernel: directories and files with the
+ * kernel's names, texts and errors, addressed by inode number.  The FUSE
+ * server (kernel/trace/tracefs_fuse.c) translates FUSE requests into these
+ * calls and nothing else, so that a later daemon can make the same calls
+ * across a process boundary.  Not installed.
+ *
+ * Inode numbers are stable for the life of a node and never reused while
+ * the tree exists (1 is the root).  A removed node's number gives -ENOENT
+ * (-ESTALE is not needed: FUSE forgets are ignored).
+ *
+ * All functions are thread-safe, never block except where said, and
+ * return negative errno values.
+ */
+#ifndef _USTRACE_KERNEL_TRACE_TRACEFS_H
+#define _USTRACE_KERNEL_TRACE_TRACEFS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#define TFS_ROOT_INO	1
+
+struct tfs_stat {
+	uint64_t	ino;
+	mode_t		mode;	/* S_IFDIR | 0750 or S_IFREG | 0640 / 0440 / 0220 */
+	off_t		size;	/* 0 for generated files (direct_io) */
+	unsigned int	nlink;
+};
+
+/* Build the tree (idempotent).  Return: 0 or -ENOMEM. */
+int tfs_init(void);
+
+int tfs_lookup(uint64_t parent, const char *name, struct tfs_stat *st);
+int tfs_getattr(uint64_t ino, struct tfs_stat *st);
+
+/*
+ * Calls @fill for every entry after the first @offset ones ("." and ".."
+ * are not included); stops when @fill returns non-zero.
+ * Return: 0, -ENOENT, -ENOTDIR.
+ */
+int tfs_readdir(uint64_t ino, off_t offset,
+		int (*fill)(void *ctx, const char *name, const struct tfs_stat *st, off_t next),
+		void *ctx);
+
+/* Only in instances/: a new instance.  -EEXIST, -EPERM elsewhere. */
+int tfs_mkdir(uint64_t parent, const char *name, struct tfs_stat *st);
+/* -EBUSY while the instance has open files, -EPERM outside instances/. */
+int tfs_rmdir(uint64_t parent, const char *name);
+
+struct tfs_file;
+
+/*
+ * Open a file: @flags are open(2)'s (O_ACCMODE, O_TRUNC, O_NONBLOCK,
+ * O_APPEND).  Access beyond the file's mode: -EACCES.  O_TRUNC on trace
+ * clears the buffer, on set_event disables every event, ... as the kernel.
+ * Files whose text does not change while read (format, enable, ...) are
+ * generated at open and served from that snapshot; trace is a walk of the
+ * buffer; trace_pipe and trace_pipe_raw consume.
+ */
+int tfs_open(uint64_t ino, int flags, struct tfs_file **filep);
+
+/*
+ * Read at @off.  Consuming files ignore @off.  Never blocks: a consuming
+ * file with nothing to read returns -EAGAIN (the server then waits, see
+ * tfs_readable(), unless the file was opened O_NONBLOCK).
+ * Return: bytes read (0 at end of file), or -errno.
+ */
+ssize_t tfs_read(struct tfs_file *file, char *buf, size_t size, off_t off);
+
+/*
+ * Write: the whole write is one command, as in the kernel.  A
+ * zero-length write is a write (e.g. "> trace" with O_TRUNC and no data).
+ * Return: @size, or -errno with nothing changed.
+ */
+ssize_t tfs_write(struct tfs_file *file, const char *buf, size_t size, off_t off);
+
+/* truncate(2) / O_TRUNC on an open file: as the open flag. */
+int tfs_truncate(uint64_t ino);
+
+/*
+ * Would a read return data now (for blocking reads and poll)?  1 or 0;
+ * always 1 for files that are not consuming.  Writers never wake
+ * readers (the traced threads make no system calls), so the server polls
+ * this at a short period while someone waits.
+ */
+int tfs_readable(struct tfs_file *file);
+
+/* Close. */
+void tfs_release(struct tfs_file *file);
+
+#endif /* _USTRACE_KERNEL_TRACE_TRACEFS_H */

@@ -1,0 +1,331 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The instance engine (kernel/trace/trace_array.h): per-instance event
+ * enables, soft mode, tracing_on, pid filters, markers, options, clocks,
+ * resize, and instances created and removed while events fire.  Linked
+ * with libustrace.a: the engine's control calls are internal to the
+ * library.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+
+#define CREATE_TRACE_POINTS
+#include "to-events.h"
+
+#include <linux/ring_buffer.h>
+#include <linux/trace.h>
+#include <linux/trace_clock.h>
+#include <linux/trace_events.h>
+
+#include "../../kernel/trace/trace_array.h"
+#include "kselftest.h"
+
+static struct trace_event_call *to_call(void)
+{
+	return trace_find_event_call("to_test", "to_value");
+}
+
+/* Event lines of @tr's trace file (header skipped), consumed or not. */
+static char *lines(struct trace_array *tr, int consume)
+{
+	struct trace_iterator *iter = trace_array_iterator_open(tr, consume,
+								RING_BUFFER_ALL_CPUS);
+	struct trace_seq *s = malloc(sizeof(*s));
+	char *out;
+
+	if (!iter || !s)
+		return NULL;
+	trace_seq_init(s);
+	while (trace_iterator_print_line(iter, s) == 1)
+		;
+	trace_iterator_close(iter);
+	out = strdup(s->buffer);
+	free(s);
+	return out;
+}
+
+static int count(const char *text, const char *needle)
+{
+	int n = 0;
+
+	for (const char *p = text; (p = strstr(p, needle)); p++)
+		n++;
+	return n;
+}
+
+static void per_instance_enable(void)
+{
+	struct trace_array *a = trace_array_create("a"), *b = trace_array_create("b");
+	char *ta, *tb, *top;
+
+	ASSERT_TRUE(a && b);
+	EXPECT_TRUE(trace_array_create("a") == NULL && errno == EEXIST);
+	EXPECT_TRUE(trace_array_create("x/y") == NULL && errno == EINVAL);
+	EXPECT_TRUE(trace_array_create("..") == NULL && errno == EINVAL);
+	EXPECT_EQ(0, trace_array_set_clr_event(a, "to_test", "to_value", 1));
+	EXPECT_EQ(0, trace_array_set_clr_event(b, "to_test", NULL, 1));
+	EXPECT_EQ(-EINVAL, trace_array_set_clr_event(b, "nosuch", NULL, 1));
+	EXPECT_EQ(TRACE_EVENT_ENABLED, trace_array_event_state(a, to_call()));
+	EXPECT_EQ(TRACE_EVENT_DISABLED, trace_array_event_state(NULL, to_call()));
+	trace_to_value(1, "both");
+	EXPECT_EQ(0, trace_array_set_clr_event(b, NULL, NULL, 0));
+	trace_to_value(2, "a-only");
+	ta = lines(a, 0);
+	tb = lines(b, 0);
+	top = lines(NULL, 0);
+	ASSERT_TRUE(ta && tb && top);
+	EXPECT_EQ(1, count(ta, "to_value: v=1 who=both"));
+	EXPECT_EQ(1, count(ta, "to_value: v=2 who=a-only"));
+	EXPECT_EQ(1, count(tb, "to_value: v=1 who=both"));
+	EXPECT_EQ(0, count(tb, "v=2"));
+	EXPECT_EQ(0, count(top, "to_value"));
+	free(ta), free(tb), free(top);
+	/* An open file holds a reference: rmdir is EBUSY. */
+	trace_array_get(a);
+	EXPECT_EQ(-EBUSY, trace_array_destroy(a));
+	trace_array_put(a);
+	EXPECT_EQ(0, trace_array_destroy(a));
+	EXPECT_EQ(0, trace_array_destroy(b));
+	EXPECT_EQ(-EINVAL, trace_array_destroy(trace_array_top()));
+	trace_to_value(3, "gone");		/* no instance left to write into */
+	EXPECT_TRUE(trace_array_get_by_name("a") == NULL);
+}
+
+static void set_event_text(void)
+{
+	struct trace_array *tr = trace_array_create("se");
+	struct trace_seq s;
+
+	ASSERT_TRUE(tr != NULL);
+	trace_seq_init(&s);
+	trace_array_print_set_event(tr, &s);
+	EXPECT_STREQ("", s.buffer);
+	EXPECT_EQ(0, trace_array_set_clr_event(tr, "to_test", "to_value", 1));
+	trace_array_print_set_event(tr, &s);
+	EXPECT_STREQ("to_test:to_value\n", s.buffer);
+	/* The library's ftrace events cannot be enabled. */
+	EXPECT_EQ(-EINVAL, trace_array_set_clr_event(tr, "ftrace", "print", 1));
+	EXPECT_EQ(0, trace_array_destroy(tr));
+}
+
+static void soft_mode(void)
+{
+	struct trace_array *tr = trace_array_create("soft");
+	struct trace_event_call *call = to_call();
+	char *t;
+
+	ASSERT_TRUE(tr != NULL);
+	/* Entering soft mode attaches the probe, soft disabled: "0*". */
+	EXPECT_EQ(0, trace_array_soft_mode(tr, call, 1));
+	EXPECT_EQ(TRACE_EVENT_SOFT_DISABLED, trace_array_event_state(tr, call));
+	trace_to_value(10, "soft-off");
+	EXPECT_EQ(0, trace_array_soft_disable(tr, call, 0));
+	EXPECT_EQ(TRACE_EVENT_SOFT_ENABLED, trace_array_event_state(tr, call));
+	trace_to_value(11, "soft-on");
+	EXPECT_EQ(0, trace_array_soft_disable(tr, call, 1));
+	trace_to_value(12, "soft-off-again");
+	/* echo 1 > enable in soft mode clears the soft-disabled bit. */
+	EXPECT_EQ(0, trace_array_set_clr_event(tr, "to_test", "to_value", 1));
+	EXPECT_EQ(TRACE_EVENT_SOFT_ENABLED, trace_array_event_state(tr, call));
+	trace_to_value(13, "enabled");
+	/* echo 0 > enable in soft mode keeps it attached, soft disabled. */
+	EXPECT_EQ(0, trace_array_set_clr_event(tr, "to_test", "to_value", 0));
+	EXPECT_EQ(TRACE_EVENT_SOFT_DISABLED, trace_array_event_state(tr, call));
+	trace_to_value(14, "off");
+	EXPECT_EQ(0, trace_array_soft_mode(tr, call, 0));
+	EXPECT_EQ(TRACE_EVENT_DISABLED, trace_array_event_state(tr, call));
+	EXPECT_EQ(-EINVAL, trace_array_soft_disable(tr, call, 0));
+	t = lines(tr, 0);
+	ASSERT_TRUE(t != NULL);
+	EXPECT_EQ(0, count(t, "v=10 "));
+	EXPECT_EQ(1, count(t, "v=11 "));
+	EXPECT_EQ(0, count(t, "v=12 "));
+	EXPECT_EQ(1, count(t, "v=13 "));
+	EXPECT_EQ(0, count(t, "v=14 "));
+	free(t);
+	EXPECT_EQ(0, trace_array_destroy(tr));
+}
+
+static void *other_thread(void *arg)
+{
+	*(int *)arg = (int)syscall(SYS_gettid);
+	trace_to_value(21, "other");
+	return NULL;
+}
+
+static void pid_filter(void)
+{
+	struct trace_array *tr = trace_array_create("pids");
+	pid_t me = (pid_t)syscall(SYS_gettid), bad = -1, some[] = { 9, 3, 9 };
+	struct trace_seq s;
+	pthread_t th;
+	int other = 0;
+	char *t;
+
+	ASSERT_TRUE(tr != NULL);
+	EXPECT_EQ(0, trace_array_set_clr_event(tr, "to_test", NULL, 1));
+	EXPECT_EQ(-EINVAL, trace_array_set_event_pids(tr, 0, &bad, 1, 0));
+	EXPECT_EQ(0, trace_array_set_event_pids(tr, 0, some, 3, 0));
+	EXPECT_EQ(0, trace_array_set_event_pids(tr, 0, &me, 1, 1));
+	trace_seq_init(&s);
+	trace_array_print_event_pids(tr, 0, &s);
+	{
+		char want[64];
+
+		snprintf(want, sizeof(want), me < 9 ? "3\n%d\n9\n" : "3\n9\n%d\n", me);
+		if (me < 3)
+			snprintf(want, sizeof(want), "%d\n3\n9\n", me);
+		EXPECT_STREQ(want, s.buffer);
+	}
+	trace_to_value(20, "me");
+	ASSERT_EQ(0, pthread_create(&th, NULL, other_thread, &other));
+	pthread_join(th, NULL);
+	/* notrace wins over the list. */
+	EXPECT_EQ(0, trace_array_set_event_pids(tr, 1, &me, 1, 0));
+	trace_to_value(22, "notrace");
+	EXPECT_EQ(0, trace_array_set_event_pids(tr, 1, NULL, 0, 0));
+	EXPECT_EQ(0, trace_array_set_event_pids(tr, 0, NULL, 0, 0));
+	trace_seq_init(&s);
+	trace_array_print_event_pids(tr, 0, &s);
+	EXPECT_STREQ("", s.buffer);
+	ASSERT_EQ(0, pthread_create(&th, NULL, other_thread, &other));
+	pthread_join(th, NULL);
+	t = lines(tr, 0);
+	ASSERT_TRUE(t != NULL);
+	EXPECT_EQ(1, count(t, "v=20 "));
+	EXPECT_EQ(1, count(t, "v=21 "));	/* only the unfiltered run */
+	EXPECT_EQ(0, count(t, "v=22 "));
+	free(t);
+	EXPECT_EQ(0, trace_array_destroy(tr));
+}
+
+static void markers(void)
+{
+	struct trace_array *tr = trace_array_create("mark");
+	char *t;
+
+	ASSERT_TRUE(tr != NULL);
+	EXPECT_EQ(6, trace_array_marker_write(tr, "hello\n", 6));
+	EXPECT_EQ(5, trace_array_marker_write(tr, "world", 5));
+	EXPECT_EQ(0, trace_array_marker_write(tr, "", 0));
+	EXPECT_EQ(8, trace_array_marker_write_raw(tr, "abcdefgh", 8));
+	EXPECT_EQ(-EINVAL, trace_array_marker_write_raw(tr, "ab", 2));
+	trace_array_set_tracing_on(tr, 0);
+	EXPECT_EQ(0, trace_array_tracing_on(tr));
+	EXPECT_EQ(-EBADF, trace_array_marker_write(tr, "off", 3));
+	trace_array_set_tracing_on(tr, 1);
+	EXPECT_EQ(0, trace_array_set_option(tr, "markers", 0));
+	EXPECT_EQ(0, trace_array_get_option(tr, "markers"));
+	EXPECT_EQ(-EINVAL, trace_array_marker_write(tr, "nomark", 6));
+	EXPECT_EQ(0, trace_array_set_option(tr, "markers", 1));
+	EXPECT_EQ(-EINVAL, trace_array_set_option(tr, "nosuch", 1));
+	t = lines(tr, 1);
+	ASSERT_TRUE(t != NULL);
+	EXPECT_EQ(1, count(t, ": tracing_mark_write: hello\n"));
+	EXPECT_EQ(1, count(t, ": tracing_mark_write: world\n"));
+	/* The id is host order: "abcd" is 0x64636261 on x86. */
+	EXPECT_EQ(1, count(t, ": # 64636261 buf: 65 66 67 68\n"));
+	EXPECT_EQ(3, count(t, "\n"));
+	free(t);
+	t = lines(tr, 1);
+	EXPECT_STREQ("", t);		/* consumed */
+	free(t);
+	EXPECT_EQ(0, trace_array_destroy(tr));
+}
+
+static void options_clock_size(void)
+{
+	struct trace_array *tr = trace_array_create("opts");
+	const struct trace_clock *tc;
+
+	ASSERT_TRUE(tr != NULL);
+	for (int i = 0; trace_option_names[i]; i++) {
+		static const char *const on[] = { "print-parent", "trace_printk",
+			"annotate", "context-info", "record-cmd", "overwrite",
+			"irq-info", "markers", "hash-ptr", "function-trace", NULL };
+		int want = 0;
+
+		for (int j = 0; on[j]; j++)
+			want |= !strcmp(on[j], trace_option_names[i]);
+		EXPECT_EQ(want, trace_array_get_option(tr, trace_option_names[i]));
+	}
+	EXPECT_EQ(1408, trace_array_buffer_size_kb(tr, RING_BUFFER_ALL_CPUS));
+	EXPECT_EQ(-EINVAL, trace_array_resize_kb(tr, 0, RING_BUFFER_ALL_CPUS));
+	EXPECT_EQ(0, trace_array_resize_kb(tr, 64, 0));
+	EXPECT_EQ(64, trace_array_buffer_size_kb(tr, 0));
+	if (ring_buffer_nr_cpus(trace_array_buffer(tr)) > 1)
+		EXPECT_EQ(-1, trace_array_buffer_size_kb(tr, RING_BUFFER_ALL_CPUS));
+	EXPECT_EQ(0, trace_array_resize_kb(tr, 100, RING_BUFFER_ALL_CPUS));
+	EXPECT_EQ(100, trace_array_buffer_size_kb(tr, RING_BUFFER_ALL_CPUS));
+	EXPECT_EQ(-EINVAL, trace_array_resize_kb(tr, 100, 4096));
+	tc = trace_clock_get(trace_array_clock(tr));
+	ASSERT_TRUE(tc != NULL);
+	EXPECT_STREQ("local", tc->name);
+	EXPECT_EQ(-EINVAL, trace_array_set_clock(tr, "nosuch"));
+	EXPECT_EQ(0, trace_array_set_clock(tr, "mono"));
+	EXPECT_STREQ("mono", trace_clock_get(trace_array_clock(tr))->name);
+	EXPECT_EQ(0, trace_array_destroy(tr));
+}
+
+struct firer {
+	volatile int stop;
+	long fired;
+};
+
+static void *fire(void *arg)
+{
+	struct firer *f = arg;
+
+	while (!f->stop) {
+		trace_to_value((int)f->fired, "churn");
+		f->fired++;
+	}
+	return NULL;
+}
+
+/* Instances come and go while a thread records into them. */
+static void churn(void)
+{
+	struct firer f = { 0 };
+	pthread_t th;
+	char name[32];
+
+	ASSERT_EQ(0, pthread_create(&th, NULL, fire, &f));
+	for (int i = 0; i < 50; i++) {
+		struct trace_array *tr;
+
+		snprintf(name, sizeof(name), "churn%d", i % 3);
+		tr = trace_array_create(name);
+		if (!tr)
+			break;
+		trace_array_set_clr_event(tr, "to_test", NULL, 1);
+		usleep(200);
+		if (trace_array_destroy(tr))
+			break;
+	}
+	f.stop = 1;
+	pthread_join(th, NULL);
+	EXPECT_GT(f.fired, 0);
+	EXPECT_TRUE(trace_array_get_by_name("churn0") == NULL);
+}
+
+int main(void)
+{
+	ksft_print_header();
+	ksft_set_plan(7);
+	KSFT_RUN(per_instance_enable);
+	KSFT_RUN(set_event_text);
+	KSFT_RUN(soft_mode);
+	KSFT_RUN(pid_filter);
+	KSFT_RUN(markers);
+	KSFT_RUN(options_clock_size);
+	KSFT_RUN(churn);
+	ksft_finished();
+	return 0;
+}
