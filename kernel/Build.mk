@@ -14,4 +14,10 @@
 # compilers that accept the option get it (clang 14 does not).
 tp-tls-dialect := $(shell $(CC) -Werror -mtls-dialect=gnu2 -fPIC -E -x c /dev/null \
 			  -o /dev/null 2>/dev/null && echo -mtls-dialect=gnu2)
-$(call add-cflags,$(d)/tracepoint.c,-fno-sanitize=alignment $(tp-tls-dialect))
+#
+# Better still, initial-exec: liburcu-bp is loaded with the library (a
+# DT_NEEDED of it), so its TLS block is in the static TLS area and the
+# reader pointer is one %fs-relative load away.  When a program dlopen()s
+# libustrace, glibc places liburcu-bp's few bytes of TLS in the static
+# area's reserve, as it does for libustrace's own initial-exec variable.
+$(call add-cflags,$(d)/tracepoint.c,-fno-sanitize=alignment $(tp-tls-dialect) -ftls-model=initial-exec)

@@ -133,12 +133,20 @@ struct trace_event_file;
 
 /**
  * struct trace_event_buffer - a record being written by a probe
+ * @commit_word: set by the reserve when the commit is one atomic add of
+ *		 @commit_add to this word of the ring buffer (the common
+ *		 case, done inline); NULL: the commit goes through the
+ *		 library
+ *
+ * Lives on the probe's stack; the library fills it.
  */
 struct trace_event_buffer {
 	struct trace_buffer		*buffer;
 	struct ring_buffer_event	*event;
 	struct trace_event_file		*trace_file;
 	void				*entry;
+	uint64_t			*commit_word;
+	uint64_t			commit_add;
 };
 
 /* Registry */
@@ -215,9 +223,17 @@ static inline void *trace_event_buffer_reserve(struct trace_event_buffer *fbuffe
 	return __ustrace_event_buffer_reserve(fbuffer, trace_file, len);
 }
 
+/*
+ * Release: the record is complete for whoever acquires the word (the
+ * reader swapping the page out, an iterator).
+ */
 static inline void trace_event_buffer_commit(struct trace_event_buffer *fbuffer)
 {
-	__ustrace_event_buffer_commit(fbuffer);
+	if (__builtin_expect(fbuffer->commit_word != NULL, 1))
+		__atomic_add_fetch(fbuffer->commit_word, fbuffer->commit_add,
+				   __ATOMIC_RELEASE);
+	else
+		__ustrace_event_buffer_commit(fbuffer);
 }
 
 /*

@@ -217,6 +217,18 @@ static inline u32 rb_event_size_at(const u32 *data, u32 off, u32 end)
 	return len;
 }
 
+static inline bool rb_is_time_event(u32 hdr);
+
+/* ring_buffer_event_data(), inline. */
+static inline void *rb_event_payload(void *event)
+{
+	u32 *ev = (u32 *)event;
+
+	if (rb_is_time_event(ev[0]))
+		ev += 2;
+	return rb_hdr_type(ev[0]) ? ev + 1 : ev + 2;
+}
+
 static inline bool rb_is_time_event(u32 hdr)
 {
 	return rb_hdr_type(hdr) >= RINGBUF_TYPE_TIME_EXTEND;

@@ -17,13 +17,10 @@
 #include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
-#if __has_include(<sys/rseq.h>)
-# include <sys/rseq.h>
-#endif
-
 #include <linux/ring_buffer.h>
 #include <linux/trace_clock.h>
 #include "../internal.h"
+#include "rb_fast.h"
 #include "rb_internal.h"
 
 /* buffer->record_disabled: ring_buffer_record_off() sets this bit. */
@@ -88,21 +85,12 @@ unsigned ring_buffer_event_length(struct ring_buffer_event *event)
  */
 void *ring_buffer_event_data(struct ring_buffer_event *event)
 {
-	u32 *ev = (u32 *)event;
-
-	if (rb_is_time_event(ev[0]))
-		ev += 2;
-	return rb_hdr_type(ev[0]) ? ev + 1 : ev + 2;
+	return rb_event_payload(event);
 }
 
 /* ------------------------------------------------------------------
  * Choosing a CPU
  */
-
-#if defined(__GLIBC__) && defined(RSEQ_SIG) && \
-	(__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 35))
-# define RB_HAVE_RSEQ 1
-#endif
 
 static noinline unsigned int rb_this_cpu_slow(const struct trace_buffer *buffer)
 {
@@ -270,22 +258,6 @@ static noinline struct ring_buffer_event *rb_drop(struct rb_cpu_meta *meta, int 
 	return NULL;
 }
 
-/* Write the headers of a reservation made at @ev with time delta @delta. */
-static __always_inline struct ring_buffer_event *
-rb_fill_event(u32 *ev, u32 evsize, u64 delta, u64 ts, bool ext, bool abs)
-{
-	if (unlikely(ext)) {
-		if (abs)
-			rb_write_time(ev, RINGBUF_TYPE_TIME_STAMP, ts);
-		else
-			rb_write_time(ev, RINGBUF_TYPE_TIME_EXTEND, delta);
-		rb_write_data_header(ev + 2, evsize, 0);
-	} else {
-		rb_write_data_header(ev, evsize, (u32)delta);
-	}
-	return (struct ring_buffer_event *)ev;
-}
-
 /*
  * The event does not fit on the tail page (or the CPU is frozen): move the
  * tail to the next page, or drop.  Every writer in here is counted in
@@ -445,59 +417,13 @@ rb_reserve_generic(struct trace_buffer *buffer, unsigned long length)
 struct ring_buffer_event *ring_buffer_lock_reserve(struct trace_buffer *buffer,
 						   unsigned long length)
 {
-#if defined(RB_HAVE_RSEQ) && defined(__x86_64__)
-	const u32 *cpu_id = (const u32 *)((char *)__builtin_thread_pointer() + __rseq_offset +
-					  offsetof(struct rseq, cpu_id));
-	struct rb_cpu_meta *meta;
-	struct rb_tail old, new;
-	u32 evsize, size, off, cpu;
-	u64 now, ts, delta;
-	char *region;
+	struct ring_buffer_event *event;
+	u64 *word, add;
 
-	/*
-	 * The fast path: the local clock on an invariant TSC, deltas, rseq.
-	 * Anything else, and anything unusual, goes to rb_reserve_generic()
-	 * (tail calls: the compiler saves only what cmpxchg16b clobbers).
-	 */
-	if (unlikely(__atomic_load_n(&buffer->record_disabled, __ATOMIC_RELAXED) ||
-		     !__atomic_load_n(&buffer->fast, __ATOMIC_RELAXED) ||
-		     length > RB_MAX_DATA_SIZE ||
-		     __atomic_load_n(&tc_scale.mode, __ATOMIC_ACQUIRE) != TC_TSC))
-		return rb_reserve_generic(buffer, length);
-	cpu = __atomic_load_n(cpu_id, __ATOMIC_RELAXED);
-	if (unlikely(cpu >= buffer->nr_cpus))
-		return rb_reserve_generic(buffer, length);
-	region = rb_region(buffer, cpu);
-	meta = (struct rb_cpu_meta *)region;
-	if (unlikely(__atomic_load_n(&meta->record_disabled, __ATOMIC_RELAXED)))
-		return rb_reserve_generic(buffer, length);
-	evsize = rb_data_event_size(length);
-	/*
-	 * Torn reads are fine: the cmpxchg compares both words and hands
-	 * back the current ones.  The clock is read after the tail, so that
-	 * the clamp in rb_later() rarely has anything to do.
-	 */
-	old.pos = __atomic_load_n(&meta->tail.pos, __ATOMIC_RELAXED);
-	old.ts = __atomic_load_n(&meta->tail.ts, __ATOMIC_RELAXED);
-	now = tc_local_tsc();
-	for (;;) {
-		ts = rb_later(now, old.ts);
-		delta = ts - old.ts;
-		size = evsize + (delta > TS_MASK ? RB_LEN_TIME_EXTEND : 0);
-		off = rb_pos_off(old.pos);
-		if (unlikely(off + size > RB_DATA_SIZE))
-			return rb_reserve_slow(buffer, region, evsize);
-		new.pos = old.pos + size;
-		new.ts = ts;
-		if (likely(rb_tail_cmpxchg(&meta->tail, &old, new)))
-			break;
-		now = tc_local_tsc();
-	}
-	return rb_fill_event(rb_page_data(region, rb_pos_page(old.pos)) + off / 4, evsize,
-			     delta, ts, delta > TS_MASK, false);
-#else
+	event = rb_reserve_fast(buffer, length, &word, &add);
+	if (likely(event))
+		return event;
 	return rb_reserve_generic(buffer, length);
-#endif
 }
 
 /*

@@ -26,6 +26,7 @@
 #include <linux/tracepoint.h>
 
 #include "../internal.h"
+#include "rb_fast.h"
 #include "trace_array.h"
 #include "trace_events_internal.h"
 
@@ -364,6 +365,7 @@ void *__ustrace_event_buffer_reserve(struct trace_event_buffer *fbuffer,
 				     struct trace_event_file *file,
 				     unsigned long len)
 {
+	struct ring_buffer_event *event;
 	struct trace_entry *entry;
 	int pid = current_tid();
 
@@ -376,17 +378,28 @@ void *__ustrace_event_buffer_reserve(struct trace_event_buffer *fbuffer,
 		    trace_array_pid_ignored(file->tr, pid))
 			return NULL;
 	}
-	fbuffer->event = ring_buffer_lock_reserve(file->buffer, len);
-	if (!fbuffer->event)
-		return NULL;
-	fbuffer->buffer = file->buffer;
-	fbuffer->trace_file = file;
-	entry = ring_buffer_event_data(fbuffer->event);
+	/*
+	 * The fast path leaves the commit to the inline add of
+	 * trace_event_buffer_commit(): only the slow path needs the rest of
+	 * @fbuffer, for __ustrace_event_buffer_commit().
+	 */
+	event = rb_reserve_fast(file->buffer, len, &fbuffer->commit_word,
+				&fbuffer->commit_add);
+	if (unlikely(!event)) {
+		event = ring_buffer_lock_reserve(file->buffer, len);
+		if (!event)
+			return NULL;
+		fbuffer->commit_word = NULL;
+		fbuffer->event = event;
+		fbuffer->buffer = file->buffer;
+		fbuffer->trace_file = file;
+	}
+	entry = rb_event_payload(event);
+	fbuffer->entry = entry;
 	entry->type = file->id;
 	entry->flags = 0;
 	entry->preempt_count = 0;
 	entry->pid = pid;
-	fbuffer->entry = entry;
 	return entry;
 }
 

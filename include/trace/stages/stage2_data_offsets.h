@@ -5,6 +5,8 @@
  *
  *	struct trace_event_data_offsets_foo {
  *		unsigned int	str;	// len << 16 | offset, for __data_loc_str
+ *		const char	*str_ptr_;	// the string measured, copied
+ *						// by __assign_str()
  *		unsigned int	__ustrace_none;
  *	};
  */
@@ -16,6 +18,10 @@
 #define __array(type, item, len)
 #undef __dynamic_array
 #define __dynamic_array(type, item, len)	unsigned int item;
+#undef __string
+#define __string(item, src)		unsigned int item; const char *item##_ptr_;
+#undef __string_len
+#define __string_len(item, src, len)	unsigned int item; const char *item##_ptr_;
 
 #undef DECLARE_EVENT_CLASS
 #define DECLARE_EVENT_CLASS(call, proto, args, tstruct, assign, print)	\

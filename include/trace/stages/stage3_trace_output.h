@@ -17,6 +17,12 @@
  * text they wrote there.  DEFINE_EVENT_PRINT(foo, foo_b, ...) gets its own
  * trace_raw_output_foo_b() over the class's record.
  */
+/* Stage 2 gave strings a pointer too; from here on they are dynamic arrays. */
+#undef __string
+#define __string(item, src)		__dynamic_array(char, item, -1)
+#undef __string_len
+#define __string_len(item, src, len)	__dynamic_array(char, item, -1)
+
 #undef __entry
 #define __entry field
 

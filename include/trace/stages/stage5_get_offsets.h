@@ -10,7 +10,9 @@
  *		int __data_size = 0, __item_length;
  *		struct trace_event_raw_foo *entry;
  *
- *		__item_length = (strlen(s ? s : "(null)") + 1) * sizeof(char);
+ *		__data_offsets->str_ptr_ = s ? s : "(null)";
+ *		__item_length = (strlen(__data_offsets->str_ptr_) + 1) *
+ *				sizeof(char);
  *		__data_offsets->str = __data_size +
  *				      offsetof(typeof(*entry), __data);
  *		__data_offsets->str |= __item_length << 16;
@@ -33,9 +35,12 @@
 	__data_size += __item_length;
 #undef __string
 #define __string(item, src)						\
-	__dynamic_array(char, item, strlen(__ustrace_str_or_null(src)) + 1)
+	__data_offsets->item##_ptr_ = __ustrace_str_or_null(src);	\
+	__dynamic_array(char, item, strlen(__data_offsets->item##_ptr_) + 1)
 #undef __string_len
-#define __string_len(item, src, len)	__dynamic_array(char, item, (len) + 1)
+#define __string_len(item, src, len)					\
+	__data_offsets->item##_ptr_ = __ustrace_str_or_null(src);	\
+	__dynamic_array(char, item, (len) + 1)
 #undef __bitmask
 #define __bitmask(item, nr_bits)					\
 	__dynamic_array(unsigned long, item, __bitmask_size_in_longs(nr_bits))

@@ -72,9 +72,19 @@
 #undef __get_bitmask
 #define __get_bitmask(f)		((char *)__get_dynamic_array(f))
 
+/*
+ * The string measured by __string() is copied with the length measured
+ * (as the kernel does since 6.10): one pass over it, and a string that
+ * changes in between (another thread writing it) is cut, never overruns
+ * the record.  @src is not evaluated again.
+ */
 #undef __assign_str
 #define __assign_str(dst, src)						\
-	strcpy(__get_str(dst), __ustrace_str_or_null(src))
+	do {								\
+		unsigned int __len = __get_dynamic_array_len(dst) - 1;	\
+		memcpy(__get_str(dst), __data_offsets.dst##_ptr_, __len); \
+		__get_str(dst)[__len] = '\0';				\
+	} while (0)
 #undef __assign_str_len
 #define __assign_str_len(dst, src, len)					\
 	do {								\
