@@ -36,3 +36,9 @@ $(call add-prog,$(d)/lttng_bench,$(d)/lttng_bench.c,$(shell pkg-config --libs lt
 $(call add-cflags,$(d)/lttng_bench.c,-I$(srctree)/$(d) $(shell pkg-config --cflags lttng-ust))
 bench: $(obj)$(d)/lttng_bench
 endif
+
+# render_bench: events/s of the trace and trace_pipe text, and the
+# buffer's memory against its configured size.
+$(call add-prog,$(d)/render_bench,$(d)/render_bench.c)
+$(call add-cflags,$(d)/render_bench.c,-I$(srctree)/$(d))
+BENCH_PROGS += $(d)/render_bench

@@ -111,7 +111,7 @@ static double bench_best_rate(int threads, long n)
 }
 
 /* Print the ns_1thread, ns_2threads and scaling lines. */
-static void bench_report(long n)
+static __attribute__((__unused__)) void bench_report(long n)
 {
 	double one, two;
 
