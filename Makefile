@@ -183,6 +183,15 @@ endif
 URCU_CFLAGS	:= $(shell $(PKG_CONFIG) --cflags liburcu-bp 2>/dev/null)
 URCU_LIBS	:= $(shell $(PKG_CONFIG) --libs liburcu-bp 2>/dev/null)
 
+# libfuse3 for the tracefs server (kernel/trace/Build.mk). Without it the
+# library still builds, and ustrace_tracefs_mount() returns -ENOSYS.
+ifdef CONFIG_TRACEFS_FUSE
+ifeq ($(shell $(PKG_CONFIG) --exists fuse3 2>/dev/null && echo y),y)
+FUSE_CFLAGS	:= $(shell $(PKG_CONFIG) --cflags fuse3) -DUSTRACE_HAVE_LIBFUSE3
+FUSE_LIBS	:= $(shell $(PKG_CONFIG) --libs fuse3)
+endif
+endif
+
 # The build directory's include/ comes first: an in-tree build's
 # include/generated/ must not shadow an O= build's.
 CPPFLAGS_USTRACE := -D_GNU_SOURCE -I$(objtree)/include -I$(srctree)/include
@@ -197,14 +206,14 @@ PROG_CFLAGS	:= $(COMMON_CFLAGS) -I$(srctree)/selftests/lib $(CFLAGS)
 DEP_FLAGS	:= -MMD -MP
 
 COMMON_LDFLAGS	:= $(SAN_FLAGS) $(LDFLAGS)
-LIBS		:= $(URCU_LIBS) -lpthread -ldl
+LIBS		:= $(URCU_LIBS) $(FUSE_LIBS) -lpthread -ldl
 # clang does not link the sanitizer runtime into shared objects.
 LIB_NO_UNDEF	:= $(if $(and $(SAN_FLAGS),$(CC_IS_CLANG)),,-Wl,--no-undefined)
 LINK_SHARED	:= -L$(objtree) -lustrace -Wl,-rpath,$(objtree)
 
 # Objects are rebuilt when the compiler or its flags change.
 flags-stamp	:= $(obj).build-flags
-flags-text	:= $(CC) | $(LIB_CFLAGS) | $(PROG_CFLAGS) | $(COMMON_LDFLAGS)
+flags-text	:= $(CC) | $(LIB_CFLAGS) | $(PROG_CFLAGS) | $(COMMON_LDFLAGS) | $(FUSE_CFLAGS)
 ifneq ($(need-config),)
 $(call update-stamp,$(flags-stamp),$(flags-text))
 endif
@@ -307,6 +316,7 @@ $(obj)libustrace.a: $(lib-objs)
 $(obj)ustrace.pc: scripts/ustrace.pc.in FORCE
 	$(Q)sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(pc-libdir)|g' \
 		-e 's|@INCLUDEDIR@|$(pc-includedir)|g' -e 's|@VERSION@|$(VERSION)|g' \
+		-e 's|@FUSE_REQUIRES@|$(if $(FUSE_LIBS), fuse3)|g' \
 		$< > $@.tmp && { cmp -s $@.tmp $@ && rm -f $@.tmp || mv -f $@.tmp $@; }
 
 # ---------------------------------------------------------------------------

@@ -48,7 +48,7 @@
 static unsigned long buffer_memory_kib(void)
 {
 	unsigned long total = 0;
-	char path[64], target[256];
+	char path[300], target[256];
 	struct dirent *de;
 	struct stat st;
 	DIR *dir = opendir("/proc/self/fd");
