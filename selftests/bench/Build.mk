@@ -42,3 +42,8 @@ endif
 $(call add-prog,$(d)/render_bench,$(d)/render_bench.c)
 $(call add-cflags,$(d)/render_bench.c,-I$(srctree)/$(d))
 BENCH_PROGS += $(d)/render_bench
+
+# pc_bench: producer/consumer mode, a writer at full speed and a reader
+# taking whole pages as trace_pipe_raw does: what is dropped.
+$(call add-prog,$(d)/pc_bench,$(d)/pc_bench.c,-lpthread)
+BENCH_PROGS += $(d)/pc_bench
