@@ -18,6 +18,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/prctl.h>
 
 #include <linux/ring_buffer.h>
@@ -40,6 +41,7 @@
 
 struct saved_cmdline {
 	int	pid;
+	int	tgid;
 	char	comm[TRACE_COMM_LEN];
 };
 
@@ -65,8 +67,41 @@ void trace_save_cmdline(int pid)
 	sc = &saved_cmdlines[(unsigned int)pid % SAVED_CMDLINES];
 	pthread_mutex_lock(&cmdline_lock);
 	sc->pid = pid;
+	sc->tgid = (int)getpid();
 	memcpy(sc->comm, comm, sizeof(comm));
 	pthread_mutex_unlock(&cmdline_lock);
+}
+
+/*
+ * The saved_cmdlines file: "PID COMM" per saved thread (by slot, as the
+ * kernel walks its map), and saved_tgids: "PID TGID".
+ */
+static void print_saved(struct trace_seq *s, bool tgids)
+{
+	unsigned int i;
+
+	pthread_mutex_lock(&cmdline_lock);
+	for (i = 0; i < SAVED_CMDLINES; i++) {
+		const struct saved_cmdline *sc = &saved_cmdlines[i];
+
+		if (!sc->pid)
+			continue;
+		if (tgids)
+			trace_seq_printf(s, "%d %d\n", sc->pid, sc->tgid);
+		else
+			trace_seq_printf(s, "%d %s\n", sc->pid, sc->comm);
+	}
+	pthread_mutex_unlock(&cmdline_lock);
+}
+
+void trace_print_saved_cmdlines(struct trace_seq *s)
+{
+	print_saved(s, false);
+}
+
+void trace_print_saved_tgids(struct trace_seq *s)
+{
+	print_saved(s, true);
 }
 
 /**

@@ -151,6 +151,8 @@ static int event_alloc_id(const char *system, const char *name)
 	return TRACE_EVENT_FIRST_ID + nr_event_ids++;
 }
 
+static void notify_event(struct trace_event_call *call, int added);
+
 static struct trace_event_call *find_call_locked(const char *system,
 						 const char *name)
 {
@@ -236,6 +238,7 @@ int __ustrace_add_event_call(struct trace_event_call *call)
 		goto out;
 	call->id = id;
 	event_calls[nr_event_calls++] = call;
+	notify_event(call, 1);
 out:
 	pthread_mutex_unlock(&event_mutex);
 	if (err == -EEXIST)
@@ -268,6 +271,7 @@ int __ustrace_remove_event_call(struct trace_event_call *call)
 	for (i = 0; i < nr_event_calls; i++) {
 		if (event_calls[i] != call)
 			continue;
+		notify_event(call, 0);
 		gone = trace_array_forget_call_locked(call, &nr_gone);
 		memmove(&event_calls[i], &event_calls[i + 1],
 			(nr_event_calls - i - 1) * sizeof(*event_calls));
@@ -348,6 +352,44 @@ void trace_for_each_event_call(void (*fn)(struct trace_event_call *call,
 	pthread_mutex_unlock(&event_mutex);
 }
 
+/*
+ * The probe's slow path: the file is soft disabled, pid filtered,
+ * filtered or has triggers (the kernel's trace_trigger_soft_disabled()
+ * and the filter check of the commit).  The commit then goes through
+ * __ustrace_event_buffer_commit().
+ */
+static noinline void *event_reserve_slow(struct trace_event_buffer *fbuffer,
+					 struct trace_event_file *file, unsigned long len,
+					 int pid)
+{
+	unsigned long flags = __atomic_load_n(&file->flags, __ATOMIC_RELAXED);
+	struct ring_buffer_event *event;
+	struct trace_entry *entry;
+
+	if ((flags & EVENT_FILE_FL_PID_FILTER) && trace_array_pid_ignored(file->tr, pid))
+		return NULL;
+	if ((flags & EVENT_FILE_FL_TRIGGER_MODE) && trace_triggers_pre) {
+		if (!trace_triggers_pre(file))
+			return NULL;
+	} else if (flags & EVENT_FILE_FL_SOFT_DISABLED) {
+		return NULL;
+	}
+	event = ring_buffer_lock_reserve(file->buffer, len);
+	if (!event)
+		return NULL;
+	fbuffer->commit_word = NULL;
+	fbuffer->event = event;
+	fbuffer->buffer = file->buffer;
+	fbuffer->trace_file = file;
+	entry = rb_event_payload(event);
+	fbuffer->entry = entry;
+	entry->type = file->id;
+	entry->flags = 0;
+	entry->preempt_count = 0;
+	entry->pid = pid;
+	return entry;
+}
+
 /**
  * __ustrace_event_buffer_reserve - start a record of @call (trace_event_buffer_reserve())
  * @fbuffer: filled with what trace_event_buffer_commit() needs
@@ -369,15 +411,8 @@ void *__ustrace_event_buffer_reserve(struct trace_event_buffer *fbuffer,
 	struct trace_entry *entry;
 	int pid = current_tid();
 
-	if (unlikely(__atomic_load_n(&file->flags, __ATOMIC_RELAXED) & EVENT_FILE_FL_SLOW_MASK)) {
-		unsigned long flags = __atomic_load_n(&file->flags, __ATOMIC_RELAXED);
-
-		if (flags & EVENT_FILE_FL_SOFT_DISABLED)
-			return NULL;
-		if ((flags & EVENT_FILE_FL_PID_FILTER) &&
-		    trace_array_pid_ignored(file->tr, pid))
-			return NULL;
-	}
+	if (unlikely(__atomic_load_n(&file->flags, __ATOMIC_RELAXED) & EVENT_FILE_FL_SLOW_MASK))
+		return event_reserve_slow(fbuffer, file, len, pid);
 	/*
 	 * The fast path leaves the commit to the inline add of
 	 * trace_event_buffer_commit(): only the slow path needs the rest of
@@ -409,5 +444,60 @@ void *__ustrace_event_buffer_reserve(struct trace_event_buffer *fbuffer,
  */
 void __ustrace_event_buffer_commit(struct trace_event_buffer *fbuffer)
 {
+	struct trace_event_file *file = fbuffer->trace_file;
+	unsigned long flags = __atomic_load_n(&file->flags, __ATOMIC_RELAXED);
+	unsigned int len;
+
+	if (likely(!(flags & (EVENT_FILE_FL_FILTERED | EVENT_FILE_FL_TRIGGER_COND)))) {
+		ring_buffer_unlock_commit(fbuffer->buffer, fbuffer->event);
+		return;
+	}
+	len = ring_buffer_event_length(fbuffer->event);
+	/* A discarded record takes no space when nothing follows it. */
+	if ((flags & EVENT_FILE_FL_FILTERED) && trace_filter_match &&
+	    !trace_filter_match(file, fbuffer->entry, len)) {
+		ring_buffer_discard_commit(fbuffer->buffer, fbuffer->event);
+		return;
+	}
+	if ((flags & EVENT_FILE_FL_TRIGGER_COND) && trace_triggers_post)
+		trace_triggers_post(file, fbuffer->entry, len);
 	ring_buffer_unlock_commit(fbuffer->buffer, fbuffer->event);
+}
+
+/* ------------------------------------------------------------------
+ * Notifiers
+ */
+
+#define MAX_EVENT_NOTIFIERS	8
+static void (*event_notifiers[MAX_EVENT_NOTIFIERS])(struct trace_event_call *call, int added);
+
+/**
+ * trace_event_notifier_register - be told of events coming and going
+ *
+ * @fn is first called for every event already registered.
+ * Return: 0, -ENOSPC (too many notifiers).
+ */
+int trace_event_notifier_register(void (*fn)(struct trace_event_call *call, int added))
+{
+	unsigned int i;
+
+	pthread_mutex_lock(&event_mutex);
+	for (i = 0; i < MAX_EVENT_NOTIFIERS && event_notifiers[i]; i++)
+		;
+	if (i == MAX_EVENT_NOTIFIERS) {
+		pthread_mutex_unlock(&event_mutex);
+		return -ENOSPC;
+	}
+	event_notifiers[i] = fn;
+	for (unsigned int j = 0; j < nr_event_calls; j++)
+		fn(event_calls[j], 1);
+	pthread_mutex_unlock(&event_mutex);
+	return 0;
+}
+
+/* Called with event_mutex held. */
+static void notify_event(struct trace_event_call *call, int added)
+{
+	for (unsigned int i = 0; i < MAX_EVENT_NOTIFIERS && event_notifiers[i]; i++)
+		event_notifiers[i](call, added);
 }

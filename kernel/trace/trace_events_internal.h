@@ -32,8 +32,16 @@ enum {
 	EVENT_FILE_FL_SOFT_MODE		= 1ul << 1,	/* a trigger holds it */
 	EVENT_FILE_FL_SOFT_DISABLED	= 1ul << 2,	/* attached, not recording */
 	EVENT_FILE_FL_PID_FILTER	= 1ul << 3,	/* the instance filters pids */
+	EVENT_FILE_FL_FILTERED		= 1ul << 4,	/* @filter is set */
+	EVENT_FILE_FL_TRIGGER_MODE	= 1ul << 5,	/* triggers run unconditionally */
+	EVENT_FILE_FL_TRIGGER_COND	= 1ul << 6,	/* triggers need the record */
 };
-#define EVENT_FILE_FL_SLOW_MASK	(EVENT_FILE_FL_SOFT_DISABLED | EVENT_FILE_FL_PID_FILTER)
+#define EVENT_FILE_FL_SLOW_MASK	(EVENT_FILE_FL_SOFT_DISABLED | EVENT_FILE_FL_PID_FILTER | \
+				 EVENT_FILE_FL_FILTERED | EVENT_FILE_FL_TRIGGER_MODE | \
+				 EVENT_FILE_FL_TRIGGER_COND)
+
+struct event_filter;
+struct event_trigger_list;
 
 /**
  * struct trace_event_file - an event in one instance: the probe's data
@@ -43,6 +51,9 @@ enum {
  * @tr:         the instance
  * @event_call: the event
  * @sm_ref:     soft-mode users; under the event mutex
+ * @filter:     the compiled filter (EVENT_FILE_FL_FILTERED), replaced
+ *              whole and freed after tracepoint_synchronize_unregister()
+ * @triggers:   the triggers (EVENT_FILE_FL_TRIGGER_*), the same way
  */
 struct trace_event_file {
 	unsigned long			flags;
@@ -51,6 +62,8 @@ struct trace_event_file {
 	struct trace_array		*tr;
 	struct trace_event_call		*event_call;
 	int				sm_ref;
+	struct event_filter		*filter;
+	struct event_trigger_list	*triggers;
 };
 
 /*
@@ -144,6 +157,37 @@ struct trace_event_file **trace_array_forget_call_locked(struct trace_event_call
 							 unsigned int *nr);
 bool trace_array_pid_ignored(struct trace_array *tr, pid_t pid);
 void trace_array_fork_child(pid_t parent, pid_t child);
+/*
+ * The probe's hooks for filters and triggers (trace_events_filter.c,
+ * trace_events_trigger.c).  Called in probe context, under the
+ * tracepoint read lock, for files whose flags ask for them:
+ *
+ * trace_filter_match():    the record passes @file's filter (1) or is
+ *                          discarded (0), before it is committed;
+ * trace_triggers_pre():    EVENT_FILE_FL_TRIGGER_MODE, before anything
+ *                          is reserved: runs the triggers that need no
+ *                          record; returns whether to record at all
+ *                          (a soft-disabled event is not recorded);
+ * trace_triggers_post():   EVENT_FILE_FL_TRIGGER_COND, with the record
+ *                          (before the commit: @rec is still writable).
+ */
+int trace_filter_match(struct trace_event_file *file, const void *rec, unsigned int len)
+	__attribute__((__weak__));
+bool trace_triggers_pre(struct trace_event_file *file) __attribute__((__weak__));
+void trace_triggers_post(struct trace_event_file *file, const void *rec, unsigned int len)
+	__attribute__((__weak__));
+
+/*
+ * Told when an event is registered (@added 1) or about to be removed (0),
+ * with the event mutex held: the tracefs tree, USTRACE_EVENTS patterns.
+ * Return: 0 or -ENOMEM.
+ */
+int trace_event_notifier_register(void (*fn)(struct trace_event_call *call, int added));
+
+/* trace.c: the saved_cmdlines ("PID COMM") and saved_tgids ("PID TGID") texts. */
+void trace_print_saved_cmdlines(struct trace_seq *s);
+void trace_print_saved_tgids(struct trace_seq *s);
+
 /* trace_events.c: the record-cmd option of the top level. */
 void trace_set_record_cmd(bool on);
 /* trace_events.c: the calling thread's id (cached). */

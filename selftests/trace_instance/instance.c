@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
@@ -24,6 +25,7 @@
 #include <linux/trace_events.h>
 
 #include "../../kernel/trace/trace_array.h"
+#include "../../kernel/trace/trace_events_internal.h"
 #include "kselftest.h"
 
 static struct trace_event_call *to_call(void)
@@ -315,10 +317,41 @@ static void churn(void)
 	EXPECT_TRUE(trace_array_get_by_name("churn0") == NULL);
 }
 
+static int notified_added, notified_removed;
+
+static void notifier(struct trace_event_call *call, int added)
+{
+	if (!strcmp(call->name, "to_value"))
+		*(added ? &notified_added : &notified_removed) += 1;
+}
+
+/* Notifiers see the events already there; saved_cmdlines lists us. */
+static void notifier_and_cmdlines(void)
+{
+	struct trace_seq *s = malloc(sizeof(*s));
+	char want[64], comm[16] = "";
+	pid_t me = (pid_t)syscall(SYS_gettid);
+
+	ASSERT_TRUE(s != NULL);
+	EXPECT_EQ(0, trace_event_notifier_register(notifier));
+	EXPECT_EQ(1, notified_added);
+	EXPECT_EQ(0, notified_removed);
+	trace_seq_init(s);
+	trace_print_saved_cmdlines(s);
+	prctl(PR_GET_NAME, comm);
+	snprintf(want, sizeof(want), "%d %s\n", me, comm);
+	EXPECT_TRUE(strstr(s->buffer, want) != NULL);
+	trace_seq_init(s);
+	trace_print_saved_tgids(s);
+	snprintf(want, sizeof(want), "%d %d\n", me, (int)getpid());
+	EXPECT_TRUE(strstr(s->buffer, want) != NULL);
+	free(s);
+}
+
 int main(void)
 {
 	ksft_print_header();
-	ksft_set_plan(7);
+	ksft_set_plan(8);
 	KSFT_RUN(per_instance_enable);
 	KSFT_RUN(set_event_text);
 	KSFT_RUN(soft_mode);
@@ -326,6 +359,7 @@ int main(void)
 	KSFT_RUN(markers);
 	KSFT_RUN(options_clock_size);
 	KSFT_RUN(churn);
+	KSFT_RUN(notifier_and_cmdlines);
 	ksft_finished();
 	return 0;
 }
