@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Event filters and triggers: the kernel's languages of the filter and
+ * trigger files (Documentation/trace/events.rst sections 5 and 6,
+ * histogram.rst).  The tracefs tree calls the trace_array_*() functions
+ * below; the probe calls the hooks declared in trace_events_internal.h
+ * (trace_filter_match(), trace_triggers_pre(), trace_triggers_post()).
+ * Not installed.
+ */
+#ifndef _USTRACE_KERNEL_TRACE_TRACE_FILTER_H
+#define _USTRACE_KERNEL_TRACE_TRACE_FILTER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <linux/trace_events.h>
+#include <linux/trace_seq.h>
+
+struct trace_array;
+struct event_filter;
+
+/*
+ * Why a write to a filter or trigger file was refused, for the caller to
+ * put in the instance's error_log (tfs_log_err()) as the kernel's
+ * tracing_log_err() would: @loc is the kernel's location text ("event
+ * filter parse error", "hist:sched:sched_switch", ...), @msg its message,
+ * @pos the offset in the command the caret points at.  @loc NULL: the
+ * kernel logs nothing for this error.
+ */
+struct trace_err {
+	const char	*loc;
+	char		msg[128];
+	unsigned int	pos;
+};
+
+/* ------------------------------------------------------------------
+ * Filters (trace_events_filter.c)
+ */
+
+/*
+ * Compile @expr for the fields of @call (and the common fields, CPU,
+ * COMM).  On a parse error returns NULL with errno EINVAL and fills @err
+ * (may be NULL) with the kernel's text for the filter file:
+ *
+ *	"EXPR\n" "    ^\n" "parse_error: MESSAGE\n"
+ *
+ * and @err_pos with the caret position (for error_log).
+ */
+struct event_filter *event_filter_compile(struct trace_event_call *call, const char *expr,
+					  struct trace_seq *err, int *err_pos);
+/* Does the record (@len bytes, the common header first) pass? */
+bool event_filter_match(const struct event_filter *filter, const void *rec,
+			unsigned int len);
+/* The expression as set (what reading the filter file shows). */
+const char *event_filter_string(const struct event_filter *filter);
+void event_filter_free(struct event_filter *filter);
+
+/*
+ * The filter file of one event / one system of @tr (NULL: top level).
+ * Setting "0" (or an empty expression) clears.  On error: -EINVAL, the
+ * event keeps no filter (as the kernel leaves it), reading the file shows
+ * the error text, and @err says what to log.
+ * Return: 0, -EINVAL, -ENOMEM, -ENOENT.
+ */
+int trace_array_set_filter(struct trace_array *tr, struct trace_event_call *call,
+			   const char *expr, struct trace_err *err);
+int trace_array_set_system_filter(struct trace_array *tr, const char *system,
+				  const char *expr, struct trace_err *err);
+/* The text the filter file reads ("none\n" when there is none). */
+void trace_array_print_filter(struct trace_array *tr, struct trace_event_call *call,
+			      struct trace_seq *s);
+void trace_array_print_system_filter(struct trace_array *tr, const char *system,
+				     struct trace_seq *s);
+
+/* ------------------------------------------------------------------
+ * Triggers (trace_events_trigger.c, trace_events_hist.c)
+ */
+
+/*
+ * A write to an event's trigger file: "CMD[:ARGS][:N] [if FILTER]",
+ * "!CMD..." removes.  Return: 0, -EINVAL (bad command: nothing changed;
+ * @err filled for hist errors), -EEXIST, -ENOENT, -ENOMEM.
+ */
+int trace_array_set_trigger(struct trace_array *tr, struct trace_event_call *call,
+			    const char *cmd, struct trace_err *err);
+/* The trigger file's text: the active triggers, or the help. */
+void trace_array_print_triggers(struct trace_array *tr, struct trace_event_call *call,
+				struct trace_seq *s);
+/* The hist file of an event. */
+void trace_array_print_hist(struct trace_array *tr, struct trace_event_call *call,
+			    struct trace_seq *s);
+
+#endif /* _USTRACE_KERNEL_TRACE_TRACE_FILTER_H */
