@@ -276,7 +276,7 @@ static void options_clock_size(void)
 }
 
 struct firer {
-	volatile int stop;
+	int stop;
 	long fired;
 };
 
@@ -284,7 +284,7 @@ static void *fire(void *arg)
 {
 	struct firer *f = arg;
 
-	while (!f->stop) {
+	while (!__atomic_load_n(&f->stop, __ATOMIC_RELAXED)) {
 		trace_to_value((int)f->fired, "churn");
 		f->fired++;
 	}
@@ -311,7 +311,7 @@ static void churn(void)
 		if (trace_array_destroy(tr))
 			break;
 	}
-	f.stop = 1;
+	__atomic_store_n(&f.stop, 1, __ATOMIC_RELAXED);
 	pthread_join(th, NULL);
 	EXPECT_GT(f.fired, 0);
 	EXPECT_TRUE(trace_array_get_by_name("churn0") == NULL);
