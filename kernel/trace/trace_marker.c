@@ -138,6 +138,53 @@ int trace_ftrace_print(struct trace_seq *s, const void *rec, unsigned int len)
 	return -EINVAL;
 }
 
+/* The text of an ftrace:print record, and its length, or NULL. */
+static const char *print_text(const void *rec, unsigned int len, unsigned int *n)
+{
+	const char *text = (const char *)rec + offsetof(struct print_entry, buf);
+
+	if (((const struct trace_entry *)rec)->type != TRACE_PRINT_ID ||
+	    len <= sizeof(struct print_entry))
+		return NULL;
+	*n = (unsigned int)strnlen(text, len - sizeof(struct print_entry));
+	return text;
+}
+
+/**
+ * trace_ftrace_print_raw - the raw form of an ftrace record (the raw
+ *	option): "# IP TEXT" for ftrace:print, as the text form otherwise
+ */
+int trace_ftrace_print_raw(struct trace_seq *s, const void *rec, unsigned int len)
+{
+	unsigned long ip;
+	unsigned int n;
+	const char *text = print_text(rec, len, &n);
+
+	if (!text)
+		return trace_ftrace_print(s, rec, len);
+	memcpy(&ip, (const char *)rec + offsetof(struct print_entry, ip), sizeof(ip));
+	trace_seq_printf(s, "# %lx ", ip);
+	trace_seq_putmem(s, text, n);
+	return 0;
+}
+
+/**
+ * trace_ftrace_print_msg - ftrace:print with the printk-msg-only option:
+ *	the text alone
+ *
+ * Return: 0, or -EINVAL for another record (printed the usual way).
+ */
+int trace_ftrace_print_msg(struct trace_seq *s, const void *rec, unsigned int len)
+{
+	unsigned int n;
+	const char *text = print_text(rec, len, &n);
+
+	if (!text)
+		return -EINVAL;
+	trace_seq_putmem(s, text, n);
+	return 0;
+}
+
 /* Reserve a record of @type in @tr's buffer; errno as the kernel's write. */
 static void *marker_reserve(struct trace_array *tr, struct ring_buffer_event **event,
 			    unsigned short type, size_t len)
