@@ -73,36 +73,52 @@ void trace_save_cmdline(int pid)
 	pthread_mutex_unlock(&cmdline_lock);
 }
 
-/*
- * The saved_cmdlines file: "PID COMM" per saved thread (by slot, as the
- * kernel walks its map), and saved_tgids: "PID TGID".
+/**
+ * trace_for_each_saved_cmdline - call @fn for every saved thread
+ *
+ * In table order (as the kernel walks its map).  @fn runs with the table
+ * locked: it must not record events.
  */
-static void print_saved(struct trace_seq *s, bool tgids)
+void trace_for_each_saved_cmdline(void (*fn)(int pid, int tgid, const char *comm, void *priv),
+				  void *priv)
 {
 	unsigned int i;
 
 	pthread_mutex_lock(&cmdline_lock);
-	for (i = 0; i < SAVED_CMDLINES; i++) {
-		const struct saved_cmdline *sc = &saved_cmdlines[i];
-
-		if (!sc->pid)
-			continue;
-		if (tgids)
-			trace_seq_printf(s, "%d %d\n", sc->pid, sc->tgid);
-		else
-			trace_seq_printf(s, "%d %s\n", sc->pid, sc->comm);
-	}
+	for (i = 0; i < SAVED_CMDLINES; i++)
+		if (saved_cmdlines[i].pid)
+			fn(saved_cmdlines[i].pid, saved_cmdlines[i].tgid,
+			   saved_cmdlines[i].comm, priv);
 	pthread_mutex_unlock(&cmdline_lock);
 }
 
+/* The number of entries of the saved-cmdlines table (saved_cmdlines_size). */
+unsigned int trace_saved_cmdlines_size(void)
+{
+	return SAVED_CMDLINES;
+}
+
+static void print_cmdline(int pid, int tgid, const char *comm, void *priv)
+{
+	(void)tgid;
+	trace_seq_printf(priv, "%d %s\n", pid, comm);
+}
+
+static void print_tgid(int pid, int tgid, const char *comm, void *priv)
+{
+	(void)comm;
+	trace_seq_printf(priv, "%d %d\n", pid, tgid);
+}
+
+/* saved_cmdlines ("PID COMM") and saved_tgids ("PID TGID"), into @s. */
 void trace_print_saved_cmdlines(struct trace_seq *s)
 {
-	print_saved(s, false);
+	trace_for_each_saved_cmdline(print_cmdline, s);
 }
 
 void trace_print_saved_tgids(struct trace_seq *s)
 {
-	print_saved(s, true);
+	trace_for_each_saved_cmdline(print_tgid, s);
 }
 
 /* The saved process id of thread @pid, or 0. */

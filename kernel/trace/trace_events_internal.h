@@ -192,9 +192,16 @@ void trace_triggers_post(struct trace_event_file *file, const void *rec, unsigne
  */
 int trace_event_notifier_register(void (*fn)(struct trace_event_call *call, int added));
 
-/* trace.c: the saved_cmdlines ("PID COMM") and saved_tgids ("PID TGID") texts. */
+/*
+ * trace.c: the saved-cmdlines table: a walk (for texts longer than a
+ * trace_seq), the saved_cmdlines ("PID COMM") and saved_tgids
+ * ("PID TGID") texts, and its size.
+ */
+void trace_for_each_saved_cmdline(void (*fn)(int pid, int tgid, const char *comm, void *priv),
+				  void *priv);
 void trace_print_saved_cmdlines(struct trace_seq *s);
 void trace_print_saved_tgids(struct trace_seq *s);
+unsigned int trace_saved_cmdlines_size(void);
 int trace_find_tgid(int pid);
 
 /* trace_events.c: the record-cmd option of the top level. */

@@ -945,7 +945,13 @@ int trace_array_set_event_pids(struct trace_array *tr, int notrace, const pid_t 
 	return 0;
 }
 
-void trace_array_print_event_pids(struct trace_array *tr, int notrace, struct trace_seq *s)
+/**
+ * trace_array_for_each_event_pid - call @fn for each pid of a list
+ *
+ * Ascending; @fn runs with the event mutex held.
+ */
+void trace_array_for_each_event_pid(struct trace_array *tr, int notrace,
+				    void (*fn)(pid_t pid, void *priv), void *priv)
 {
 	size_t i;
 
@@ -955,8 +961,18 @@ void trace_array_print_event_pids(struct trace_array *tr, int notrace, struct tr
 	notrace = !!notrace;
 	trace_event_lock();
 	for (i = 0; i < tr->nr_pids[notrace]; i++)
-		trace_seq_printf(s, "%d\n", (int)tr->pids[notrace][i]);
+		fn(tr->pids[notrace][i], priv);
 	trace_event_unlock();
+}
+
+static void print_pid(pid_t pid, void *priv)
+{
+	trace_seq_printf(priv, "%d\n", (int)pid);
+}
+
+void trace_array_print_event_pids(struct trace_array *tr, int notrace, struct trace_seq *s)
+{
+	trace_array_for_each_event_pid(tr, notrace, print_pid, s);
 }
 
 /*

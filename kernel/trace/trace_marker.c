@@ -2,7 +2,7 @@
 /*
  * trace_marker and trace_marker_raw: text and binary records a reader of
  * the trace writes into it, as the kernel's ftrace:print (id 5) and
- * ftrace:raw_data (id 16) events, with the kernel's formats.
+ * ftrace:raw_data (id 19) events, with the kernel's formats.
  *
  *	ftrace:print     struct { trace_entry; unsigned long ip; char buf[]; }
  *	ftrace:raw_data  struct { trace_entry; unsigned int id; char buf[]; }
@@ -22,9 +22,12 @@
 #include "trace_array.h"
 #include "trace_events_internal.h"
 
-/* The kernel's TRACE_PRINT and TRACE_RAW_DATA entry types. */
+/*
+ * The kernel's TRACE_PRINT and TRACE_RAW_DATA entry types, as Linux 6.18
+ * numbers them (6.1 gave raw_data 18).
+ */
 #define TRACE_PRINT_ID		5
-#define TRACE_RAW_DATA_ID	16
+#define TRACE_RAW_DATA_ID	19
 
 struct print_entry {
 	struct trace_entry	ent;

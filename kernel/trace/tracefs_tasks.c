@@ -25,34 +25,15 @@
  * set_event_pid, set_event_notrace_pid
  */
 
-/*
- * The engine prints these into a trace_seq: one page of text at most
- * (Documentation/trace/tracefs.rst).
- */
-static struct trace_seq *seq_alloc(void)
+static void put_pid(pid_t pid, void *priv)
 {
-	struct trace_seq *s = malloc(sizeof(*s));
-
-	if (s)
-		trace_seq_init(s);
-	return s;
-}
-
-static int seq_to_buf(struct tfs_buf *b, struct trace_seq *s)
-{
-	tfs_buf_put(b, s->buffer, s->len);
-	free(s);
-	return 0;
+	tfs_buf_printf(priv, "%d\n", (int)pid);
 }
 
 static int pids_show(struct tfs_file *f, struct tfs_buf *b, int notrace)
 {
-	struct trace_seq *s = seq_alloc();
-
-	if (!s)
-		return -ENOMEM;
-	trace_array_print_event_pids(f->inst->tr, notrace, s);
-	return seq_to_buf(b, s);
+	trace_array_for_each_event_pid(f->inst->tr, notrace, put_pid, b);
+	return b->oom ? -ENOMEM : 0;
 }
 
 /* The pids of a write: words, each a number as kstrtoul(, 0, ) reads it. */
@@ -142,21 +123,30 @@ const struct tfs_fops tfs_fops_set_event_notrace_pid = {
  * saved_cmdlines, saved_tgids, saved_cmdlines_size
  */
 
-/* The text of one of trace.c's saved-cmdlines tables. */
-static int saved_show(struct tfs_buf *b, void (*print)(struct trace_seq *s))
+static void put_cmdline(int pid, int tgid, const char *comm, void *priv)
 {
-	struct trace_seq *s = seq_alloc();
+	(void)tgid;
+	tfs_buf_printf(priv, "%d %s\n", pid, comm);
+}
 
-	if (!s)
-		return -ENOMEM;
-	print(s);
-	return seq_to_buf(b, s);
+static void put_tgid(int pid, int tgid, const char *comm, void *priv)
+{
+	(void)comm;
+	tfs_buf_printf(priv, "%d %d\n", pid, tgid);
+}
+
+/* The text of the saved-cmdlines table, as @put writes each entry. */
+static int saved_show(struct tfs_buf *b,
+		      void (*put)(int pid, int tgid, const char *comm, void *priv))
+{
+	trace_for_each_saved_cmdline(put, b);
+	return b->oom ? -ENOMEM : 0;
 }
 
 static int saved_cmdlines_show(struct tfs_file *f, struct tfs_buf *b)
 {
 	(void)f;
-	return saved_show(b, trace_print_saved_cmdlines);
+	return saved_show(b, put_cmdline);
 }
 
 const struct tfs_fops tfs_fops_saved_cmdlines = {
@@ -172,7 +162,7 @@ static int saved_tgids_show(struct tfs_file *f, struct tfs_buf *b)
 {
 	if (trace_array_get_option(f->inst->tr, "record-tgid") <= 0)
 		return 0;
-	return saved_show(b, trace_print_saved_tgids);
+	return saved_show(b, put_tgid);
 }
 
 const struct tfs_fops tfs_fops_saved_tgids = {
