@@ -23,6 +23,8 @@ PACKAGES=(
 	valgrind		# benchmarks and leak checks
 	libtraceevent-dev	# kbuffer: ring buffer pages read by the kernel's own reader
 	man-db			# man --warnings in the documentation checks
+	libfuse3-dev		# the tracefs server (CONFIG_TRACEFS_FUSE)
+	fuse3			# fusermount3: mounting it; make run, ftracetest
 )
 
 [ "${USTRACE_SKIP_DEPS:-0}" = 1 ] && exit 0
