@@ -1090,9 +1090,12 @@ static bool str_match(const struct filter_insn *in, const char *s, size_t len)
 {
 	switch (in->op) {
 	case FM_FULL:
-		if (!len)
-			return !in->plen;
-		return len >= in->plen && !strncmp(s, in->pattern, len);
+		/*
+		 * strncmp(s, pattern, len) == 0 with len >= plen: the
+		 * pattern's bytes, then the end of the string (or of @len).
+		 */
+		return len >= in->plen && !memcmp(s, in->pattern, in->plen) &&
+		       (len == in->plen || !s[in->plen]);
 	case FM_FRONT:
 		if (!len)
 			return !in->plen;
