@@ -45,7 +45,7 @@ const char *const trace_option_names[] = {
 	NULL
 };
 
-static const unsigned long trace_option_defaults = 0
+const unsigned long trace_option_defaults = 0
 #define TRACE_OPTION(sym, name, on)	| ((unsigned long)(on) << TRACE_OPT_##sym)
 	TRACE_OPTIONS
 #undef TRACE_OPTION
@@ -782,6 +782,7 @@ int trace_array_set_clock(struct trace_array *tr, const char *name)
 	trace_event_lock();
 	ring_buffer_set_clock(tr->buffer, tc->read);
 	ring_buffer_reset(tr->buffer);
+	__atomic_store_n(&tr->time_start, ring_buffer_time_stamp(tr->buffer), __ATOMIC_RELAXED);
 	__atomic_store_n(&tr->clock_idx, i, __ATOMIC_RELAXED);
 	trace_event_unlock();
 	return 0;
@@ -792,8 +793,11 @@ void trace_array_clear(struct trace_array *tr, int cpu)
 	tr = tr_or_top(tr);
 	if (!tr)
 		return;
-	if (cpu == RING_BUFFER_ALL_CPUS)
+	if (cpu == RING_BUFFER_ALL_CPUS) {
 		ring_buffer_reset(tr->buffer);
+		__atomic_store_n(&tr->time_start, ring_buffer_time_stamp(tr->buffer),
+				 __ATOMIC_RELAXED);
+	}
 	else if (cpu >= 0 && cpu < tr->nr_cpus)
 		ring_buffer_reset_cpu(tr->buffer, cpu);
 }
