@@ -27,7 +27,9 @@
  * ENOENT, one with an unterminated quote with ESRCH.
  */
 #define __USTRACE_CORE
+#include <dlfcn.h>
 #include <errno.h>
+#include <link.h>
 #include <sched.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -57,6 +59,8 @@
 	FERR(TOO_MANY_OPEN,	"Too many '('")				\
 	FERR(TOO_MANY_CLOSE,	"Too few '('")				\
 	FERR(MISSING_QUOTE,	"Missing matching quote")		\
+	FERR(MISSING_BRACE_OPEN, "Missing '{'")				\
+	FERR(MISSING_BRACE_CLOSE, "Missing '}'")			\
 	FERR(OPERAND_TOO_LONG,	"Operand too long")			\
 	FERR(EXPECT_STRING,	"Expecting string field")		\
 	FERR(EXPECT_DIGIT,	"Expecting numeric field")		\
@@ -65,7 +69,9 @@
 	FERR(ILLEGAL_INTVAL,	"Illegal integer value")		\
 	FERR(BAD_SUBSYS_FILTER,	"Couldn't find or set field in one of a subsystem's events") \
 	FERR(TOO_MANY_PREDS,	"Too many terms in predicate expression") \
+	FERR(INVALID_CPULIST,	"Invalid cpulist")			\
 	FERR(INVALID_VALUE,	"Invalid value (did you forget quotes)?") \
+	FERR(NO_FUNCTION,	"Function not found")			\
 	FERR(NO_FILTER,		"No filter found")
 
 enum {
@@ -111,6 +117,9 @@ struct filter_error {
 enum {
 	FI_U8, FI_S8, FI_U16, FI_S16, FI_U32, FI_S32, FI_U64, FI_S64,
 	FI_CPU,		/* the CPU the probe runs on */
+	FI_CPU_MASK,	/* ... in a set of CPUS{} */
+	FI_U8_MASK, FI_U16_MASK, FI_U32_MASK, FI_U64_MASK,	/* a field in CPUS{} */
+	FI_FUNC,	/* an address in a function (.function) */
 	FI_FALSE,	/* a comparison the kernel never satisfies */
 	FI_STR,		/* char array in the record */
 	FI_DSTR,	/* __data_loc string */
@@ -121,6 +130,7 @@ enum {
 /* How it compares (signedness is part of the operator). */
 enum {
 	FOP_EQ, FOP_BAND,
+	FOP_NE,		/* CPUS{} of several CPUs: any CPU in range */
 	FOP_LT_S, FOP_LE_S, FOP_GT_S, FOP_GE_S,
 	FOP_LT_U, FOP_LE_U, FOP_GT_U, FOP_GE_U,
 	/* strings: the kernel's match types */
@@ -141,9 +151,11 @@ enum {
  * @offset:   of the field in the record
  * @size:     of the field (of a char array: its length)
  * @val:      the constant, cut to the field's size and extended as the
- *            field is when read, so that one 64-bit compare decides
- * @pattern:  the string operand (after the glob's '*'s are taken off)
- * @plen:     its length
+ *            field is when read, so that one 64-bit compare decides; the
+ *            number of CPUs for CPUS{}; the function's start (.function)
+ * @pattern:  the string operand (after the glob's '*'s are taken off);
+ *            the CPU bitmap of CPUS{}
+ * @plen:     its length in bytes; the function's size
  */
 struct filter_insn {
 	unsigned char		kind;
@@ -276,6 +288,20 @@ struct field_ref {
 	bool		is_signed;
 };
 
+/*
+ * An event's fields, copied under the event mutex so that parsing runs
+ * without it (a filter may name a function: looking it up takes the
+ * dynamic linker's lock, which a constructor registering events holds
+ * while it waits for the event mutex).
+ */
+struct event_fields {
+	unsigned int	nr;
+	struct {
+		const char	*name;
+		struct field_ref ref;
+	} f[];
+};
+
 static int field_kind(const char *type)
 {
 	if (strstr(type, "__data_loc") && strstr(type, "char"))
@@ -287,16 +313,46 @@ static int field_kind(const char *type)
 	return FIELD_NUM;
 }
 
+/* @call's fields, names included; @call registered, the event mutex held. */
+static struct event_fields *fields_snapshot(const struct trace_event_call *call)
+{
+	const struct trace_event_priv *priv = call->priv;
+	const struct trace_event_fields *fa = call->event_class->fields_array;
+	size_t head = sizeof(struct event_fields), names = 0, len;
+	struct event_fields *ef;
+	unsigned int i;
+	char *p;
+
+	head += priv->nr_fields * sizeof(ef->f[0]);
+	for (i = 0; i < priv->nr_fields; i++)
+		names += strlen(fa[i].name) + 1;
+	ef = malloc(head + names);
+	if (!ef)
+		return NULL;
+	ef->nr = priv->nr_fields;
+	p = (char *)ef + head;
+	for (i = 0; i < priv->nr_fields; i++) {
+		len = strlen(fa[i].name) + 1;
+		ef->f[i].name = memcpy(p, fa[i].name, len);
+		p += len;
+		ef->f[i].ref.kind = field_kind(fa[i].type);
+		ef->f[i].ref.offset = priv->offsets[i];
+		ef->f[i].ref.size = (unsigned int)fa[i].size;
+		ef->f[i].ref.is_signed = fa[i].is_signed;
+	}
+	return ef;
+}
+
 static bool name_is(const char *name, const char *s, size_t len)
 {
 	return strlen(name) == len && !memcmp(name, s, len);
 }
 
 /*
- * @call's field @s (@len bytes): its own fields first, then CPU and
+ * The field @s (@len bytes): the event's own fields first, then CPU and
  * COMM, then the common fields, in the kernel's order.
  */
-static bool find_field(const struct trace_event_call *call, const char *s, size_t len,
+static bool find_field(const struct event_fields *ef, const char *s, size_t len,
 		       struct field_ref *ref)
 {
 	static const struct {
@@ -308,19 +364,13 @@ static bool find_field(const struct trace_event_call *call, const char *s, size_
 		{ "common_preempt_count",	3, 1, 0 },
 		{ "common_pid",			4, 4, 1 },
 	};
-	const struct trace_event_priv *priv = call->priv;
 	unsigned int i;
 
-	for (i = 0; i < priv->nr_fields; i++) {
-		const struct trace_event_fields *f = &call->event_class->fields_array[i];
-
-		if (!name_is(f->name, s, len))
-			continue;
-		ref->kind = field_kind(f->type);
-		ref->offset = priv->offsets[i];
-		ref->size = (unsigned int)f->size;
-		ref->is_signed = f->is_signed;
-		return true;
+	for (i = 0; i < ef->nr; i++) {
+		if (name_is(ef->f[i].name, s, len)) {
+			*ref = ef->f[i].ref;
+			return true;
+		}
 	}
 	memset(ref, 0, sizeof(*ref));
 	if (name_is("CPU", s, len) || name_is("cpu", s, len) || name_is("common_cpu", s, len)) {
@@ -382,7 +432,7 @@ struct pframe {
 
 struct parser {
 	const char			*str;
-	const struct trace_event_call	*call;
+	const struct event_fields	*fields;
 	struct filter_error		*fe;
 	struct filter_insn		*insns;
 	unsigned int			nr_insns, max_insns;
@@ -686,10 +736,215 @@ static int parse_number(struct parser *ps, const char *s, int *i, int base, int 
 	return 0;
 }
 
+/*
+ * The kernel's cpulist_parse(): "a", "a-b", "a-b:used/group" (the first
+ * @used CPUs of each @group from a to b), N for the last CPU, separated
+ * by commas or spaces.  Return: 0, -EINVAL, -ERANGE (a CPU past @nbits).
+ */
+static int cpulist_num(const char **sp, unsigned long long *v, unsigned int nbits)
+{
+	const char *s = *sp;
+	unsigned long long n = 0;
+
+	if (*s == 'N') {
+		*v = nbits - 1;
+		*sp = s + 1;
+		return 0;
+	}
+	if (!f_isdigit(*s))
+		return -EINVAL;
+	for (; f_isdigit(*s); s++) {
+		n = n * 10 + (unsigned long long)(*s - '0');
+		if (n > 0xffffffffull)
+			return -EINVAL;
+	}
+	*v = n;
+	*sp = s;
+	return 0;
+}
+
+static bool cpulist_region_end(char c)
+{
+	return !c || c == ',' || f_isspace(c);
+}
+
+static int parse_cpulist(const char *s, unsigned char *mask, unsigned int nbits)
+{
+	unsigned long long start, end, used, group, cpu, bit;
+
+	for (;;) {
+		while (*s == ',' || f_isspace(*s))
+			s++;
+		if (!*s)
+			return 0;
+		if (cpulist_num(&s, &start, nbits))
+			return -EINVAL;
+		end = start;
+		if (!cpulist_region_end(*s)) {
+			if (*s++ != '-' || cpulist_num(&s, &end, nbits))
+				return -EINVAL;
+		}
+		used = group = end + 1;
+		if (!cpulist_region_end(*s)) {
+			if (*s++ != ':' || cpulist_num(&s, &used, nbits) ||
+			    *s++ != '/' || cpulist_num(&s, &group, nbits))
+				return -EINVAL;
+		}
+		if (start > end || !group || used > group)
+			return -EINVAL;
+		if (end >= nbits)
+			return -ERANGE;
+		for (cpu = start; cpu <= end; cpu += group)
+			for (bit = cpu; bit < cpu + used && bit <= end; bit++)
+				mask[bit / 8] |= (unsigned char)(1u << (bit % 8));
+	}
+}
+
+/* How many CPUs CPUS{} can name: the possible ones, as the ring buffer's. */
+static unsigned int filter_nr_cpus(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_CONF);
+
+	return n < 1 ? 1 : n > 65536 ? 65536 : (unsigned int)n;
+}
+
+/*
+ * "CPUS{list}" at @s[*i], for CPU or a numeric field, with ==, != or &:
+ * one CPU is a plain comparison (& becomes ==); several test the bitmap.
+ */
+static int parse_cpus(struct parser *ps, const char *s, int *i, int base, int op,
+		      const struct field_ref *ref, struct filter_insn *in)
+{
+	static const unsigned char mask_kinds[] = {
+		[1] = FI_U8_MASK, [2] = FI_U16_MASK, [4] = FI_U32_MASK, [8] = FI_U64_MASK,
+	};
+	unsigned int nbits = filter_nr_cpus(), nbytes = (nbits + 7) / 8, weight = 0, first = 0;
+	struct field_ref plain = *ref;
+	unsigned char *mask;
+	char *list;
+	int start, err;
+
+	if (ref->kind != FIELD_NUM && ref->kind != FIELD_CPU)
+		return parse_fail(ps, FILT_ERR_ILLEGAL_FIELD_OP, base + *i, EINVAL);
+	if (op != OP_EQ && op != OP_NE && op != OP_BAND)
+		return parse_fail(ps, FILT_ERR_ILLEGAL_FIELD_OP, base + *i, EINVAL);
+	*i += 4;
+	if (s[(*i)++] != '{')
+		return parse_fail(ps, FILT_ERR_MISSING_BRACE_OPEN, base + *i, EINVAL);
+	start = *i;
+	while (s[*i] && s[*i] != '}')
+		(*i)++;
+	if (s[*i] != '}')
+		return parse_fail(ps, FILT_ERR_MISSING_BRACE_CLOSE, base + *i, EINVAL);
+	if (start == *i)
+		return parse_fail(ps, FILT_ERR_INVALID_CPULIST, base + *i, EINVAL);
+	list = strndup(s + start, (size_t)(*i - start));
+	mask = calloc(nbytes + 1, 1);
+	err = list && mask ? parse_cpulist(list, mask, nbits) : -ENOMEM;
+	free(list);
+	if (err) {
+		free(mask);
+		if (err == -ENOMEM)
+			return parse_fail(ps, -ENOMEM, 0, ENOMEM);
+		return parse_fail(ps, FILT_ERR_INVALID_CPULIST, base + *i, EINVAL);
+	}
+	(*i)++;
+	for (unsigned int cpu = nbits; cpu-- > 0;) {
+		if (mask[cpu / 8] & (1u << (cpu % 8))) {
+			weight++;
+			first = cpu;
+		}
+	}
+	if (weight == 1) {
+		/* One CPU: compared as an unsigned value. */
+		free(mask);
+		plain.is_signed = false;
+		number_insn(in, op == OP_BAND ? OP_EQ : op, &plain, first);
+		return 0;
+	}
+	if (ref->kind == FIELD_CPU)
+		in->kind = FI_CPU_MASK;
+	else if (ref->size <= 8 && mask_kinds[ref->size])
+		in->kind = mask_kinds[ref->size];
+	else
+		in->kind = FI_FALSE;
+	in->op = op == OP_EQ ? FOP_EQ : op == OP_NE ? FOP_NE : FOP_BAND;
+	in->val = nbits;
+	in->pattern = (char *)mask;
+	in->plen = nbytes;
+	ps->pool_len += nbytes + 1;
+	return 0;
+}
+
+/* The function @addr is in: its start and size.  Return: false if none. */
+static bool function_of(unsigned long addr, unsigned long long *start, unsigned int *size)
+{
+	const ElfW(Sym) *sym = NULL;
+	unsigned long from;
+	Dl_info info;
+
+	if (!dladdr1((void *)addr, &info, (void **)&sym, RTLD_DL_SYMENT) ||
+	    !info.dli_saddr || !sym)
+		return false;
+	from = (unsigned long)info.dli_saddr;
+	*size = sym->st_size && sym->st_size < 0xffffffffu ? (unsigned int)sym->st_size : 1;
+	if (addr < from || addr - from >= *size)
+		return false;
+	*start = from;
+	return true;
+}
+
+/*
+ * "field.function == name" (or != , or an address): the field, a
+ * pointer-sized value, is an address inside that function of the
+ * program or of a library it has loaded (the dynamic symbol tables).
+ */
+static int parse_function(struct parser *ps, const char *s, int *i, int base, int op,
+			  const struct field_ref *ref, struct filter_insn *in)
+{
+	char num[FILTER_MAX_NUM], *name;
+	unsigned long long addr, v;
+	int start = *i, len;
+
+	if (ref->size != sizeof(long))
+		return parse_fail(ps, FILT_ERR_ILLEGAL_FIELD_OP, base + *i, EINVAL);
+	if (op != OP_EQ && op != OP_NE)
+		return parse_fail(ps, FILT_ERR_INVALID_OP, base + *i, EINVAL);
+	if (f_isdigit(s[*i])) {
+		while (f_isalnum(s[*i]))
+			(*i)++;
+		len = *i - start;
+		if (len >= FILTER_MAX_NUM)
+			return parse_fail(ps, FILT_ERR_OPERAND_TOO_LONG, base + *i, EINVAL);
+		memcpy(num, s + start, (size_t)len);
+		num[len] = '\0';
+		if (parse_ull(num, &v) || v > (unsigned long)-1)
+			return parse_fail(ps, FILT_ERR_INVALID_VALUE, base + *i, EINVAL);
+		addr = v;
+	} else {
+		while (s[*i] && !f_isspace(s[*i]))
+			(*i)++;
+		name = strndup(s + start, (size_t)(*i - start));
+		if (!name)
+			return parse_fail(ps, -ENOMEM, 0, ENOMEM);
+		addr = *name ? (unsigned long)dlsym(RTLD_DEFAULT, name) : 0;
+		free(name);
+		if (!addr)
+			return parse_fail(ps, FILT_ERR_NO_FUNCTION, base + *i, EINVAL);
+	}
+	if (!function_of((unsigned long)addr, &in->val, &in->plen))
+		return parse_fail(ps, FILT_ERR_NO_FUNCTION, base + *i, EINVAL);
+	in->kind = FI_FUNC;
+	in->op = FOP_EQ;
+	in->not = op == OP_NE;
+	return 0;
+}
+
 static unsigned int insn_min_len(const struct filter_insn *in)
 {
 	switch (in->kind) {
 	case FI_CPU:
+	case FI_CPU_MASK:
 	case FI_FALSE:
 	case FI_COMM:
 		return 0;
@@ -711,6 +966,7 @@ static int parse_pred(struct parser *ps, const char *s, int base)
 	struct filter_insn *in;
 	struct field_ref ref;
 	int i = 0, start, op, err;
+	bool function;
 
 	while (f_isspace(s[i]))
 		i++;
@@ -719,11 +975,14 @@ static int parse_pred(struct parser *ps, const char *s, int base)
 		i++;
 	if (i == start)
 		return parse_fail(ps, 0, 0, EPERM);	/* the kernel's bare -1 */
-	if (!find_field(ps->call, s + start, (size_t)(i - start), &ref))
+	if (!find_field(ps->fields, s + start, (size_t)(i - start), &ref))
 		return parse_fail(ps, FILT_ERR_FIELD_NOT_FOUND, base + i, EINVAL);
 	/* Every pointer is one of ours: ".ustring" changes nothing. */
 	if (!strncmp(s + i, ".ustring", 8))
 		i += 8;
+	function = !strncmp(s + i, ".function", 9);
+	if (function)
+		i += 9;
 	while (f_isspace(s[i]))
 		i++;
 	for (op = 0; op < OP_NONE; op++)
@@ -742,7 +1001,11 @@ static int parse_pred(struct parser *ps, const char *s, int base)
 	memset(in, 0, sizeof(*in));
 	in->offset = ref.offset;
 	in->size = ref.size;
-	if (s[i] == '\'' || s[i] == '"')
+	if (function)
+		err = parse_function(ps, s, &i, base, op, &ref, in);
+	else if (!strncmp(s + i, "CPUS", 4))
+		err = parse_cpus(ps, s, &i, base, op, &ref, in);
+	else if (s[i] == '\'' || s[i] == '"')
 		err = parse_string(ps, s, &i, base, op, &ref, in);
 	else if (f_isdigit(s[i]) || s[i] == '-')
 		err = parse_number(ps, s, &i, base, op, &ref, in);
@@ -955,14 +1218,11 @@ static struct event_filter *pack_filter(struct parser *ps)
 	return filter;
 }
 
-/*
- * Compile @str for @call (registered, the event mutex held).  Return:
- * the filter, or NULL with @fe filled.
- */
-static struct event_filter *filter_build(const struct trace_event_call *call, const char *str,
+/* Compile @str for an event's fields.  Return: the filter, or NULL with @fe filled. */
+static struct event_filter *filter_build(const struct event_fields *fields, const char *str,
 					 struct filter_error *fe)
 {
-	struct parser ps = { .str = str, .call = call, .fe = fe };
+	struct parser ps = { .str = str, .fields = fields, .fe = fe };
 	struct event_filter *filter = NULL;
 	unsigned int depth, i;
 	int root;
@@ -1194,6 +1454,21 @@ static bool num_test(unsigned int op, unsigned long long a, unsigned long long b
 	}
 }
 
+/* CPUS{} of several CPUs: @cpu (a field's value, or the CPU) in range and in the set. */
+static bool mask_test(const struct filter_insn *in, unsigned long long cpu)
+{
+	if (cpu >= in->val)
+		return false;
+	switch (in->op) {
+	case FOP_EQ:
+		return false;	/* a set of several is never one CPU */
+	case FOP_NE:
+		return true;
+	default:
+		return (unsigned char)in->pattern[cpu / 8] >> (cpu % 8) & 1;
+	}
+}
+
 /* Read fields with memcpy(): an 8-byte field may sit on a 4-byte boundary. */
 #define LOAD(type, rec, off) ({ type __v; memcpy(&__v, (rec) + (off), sizeof(__v)); __v; })
 
@@ -1227,6 +1502,19 @@ static bool insn_eval(const struct filter_insn *in, const unsigned char *rec, un
 	case FI_CPU:
 		a = (unsigned long long)(long long)sched_getcpu();
 		break;
+	case FI_CPU_MASK:
+		return mask_test(in, (unsigned long long)(long long)sched_getcpu());
+	case FI_U8_MASK:
+		return mask_test(in, rec[in->offset]);
+	case FI_U16_MASK:
+		return mask_test(in, LOAD(uint16_t, rec, in->offset));
+	case FI_U32_MASK:
+		return mask_test(in, LOAD(uint32_t, rec, in->offset));
+	case FI_U64_MASK:
+		return mask_test(in, LOAD(uint64_t, rec, in->offset));
+	case FI_FUNC:
+		a = LOAD(unsigned long, rec, in->offset);
+		return (a - in->val < in->plen) ^ in->not;
 	case FI_FALSE:
 		return false;
 	default:
@@ -1322,6 +1610,19 @@ static bool call_registered(struct trace_event_call *call)
 	       trace_find_event_call_by_id(call->id) == call;
 }
 
+/* @call's fields, or NULL with *@err -ENOENT (not registered) or -ENOMEM. */
+static struct event_fields *call_fields(struct trace_event_call *call, int *err)
+{
+	struct event_fields *ef = NULL;
+
+	trace_event_lock();
+	if (call_registered(call))
+		ef = fields_snapshot(call);
+	*err = call_registered(call) ? -ENOMEM : -ENOENT;
+	trace_event_unlock();
+	return ef;
+}
+
 /**
  * event_filter_compile_log - event_filter_compile(), and what error_log gets
  * @call:  the event whose fields the expression names
@@ -1333,22 +1634,24 @@ static bool call_registered(struct trace_event_call *call)
  * Return: the filter, or NULL with errno set: the kernel's errno for the
  * write (EINVAL; EPERM, ENOENT, ESRCH for its quirks), ENOMEM, or ENOENT
  * when @call is not registered (@err and @terr then untouched).
- * Context: not a probe; takes the event mutex (recursive).
+ * Context: not a probe; takes the event mutex (recursive) to read the
+ * event's fields, and not while it parses.
  */
 struct event_filter *event_filter_compile_log(struct trace_event_call *call, const char *expr,
 					      struct trace_seq *err, struct trace_err *terr)
 {
 	struct event_filter *filter;
+	struct event_fields *ef;
 	struct filter_error fe;
+	int ret;
 
-	trace_event_lock();
-	if (!call_registered(call)) {
-		trace_event_unlock();
-		errno = ENOENT;
+	ef = call_fields(call, &ret);
+	if (!ef) {
+		errno = -ret;
 		return NULL;
 	}
-	filter = filter_build(call, expr, &fe);
-	trace_event_unlock();
+	filter = filter_build(ef, expr, &fe);
+	free(ef);
 	if (filter)
 		return filter;
 	if (err)
@@ -1462,11 +1765,15 @@ static char *trim_expr(const char *expr, bool *clear)
 	return text;
 }
 
-/* Compile @text for @call: the filter, or its error filter (@fe says why). */
-static struct event_filter *build_or_error(struct trace_event_call *call, const char *text,
+/*
+ * What a filter file write leaves on an event: the filter, or the
+ * filter that only shows why there is none (@fe->errnum set); NULL: no
+ * memory.
+ */
+static struct event_filter *build_or_error(const struct event_fields *ef, const char *text,
 					   struct filter_error *fe)
 {
-	struct event_filter *filter = filter_build(call, text, fe);
+	struct event_filter *filter = filter_build(ef, text, fe);
 
 	return filter ? filter : error_filter(text, fe);
 }
@@ -1491,10 +1798,12 @@ int trace_array_set_filter(struct trace_array *tr, struct trace_event_call *call
 			   const char *expr, struct trace_err *err)
 {
 	struct event_filter *filter = NULL, *old;
-	struct trace_event_file *file;
 	struct filter_error fe = { .errnum = 0 };
+	struct trace_event_file *file = NULL;
+	struct event_fields *ef = NULL;
 	bool clear;
 	char *text;
+	int ret;
 
 	if (err)
 		err->loc = NULL;
@@ -1503,41 +1812,44 @@ int trace_array_set_filter(struct trace_array *tr, struct trace_event_call *call
 	text = trim_expr(expr, &clear);
 	if (!text)
 		return -ENOMEM;
-	trace_event_lock();
-	file = call_registered(call) ? trace_array_file_locked(tr, call, true) : NULL;
-	if (!file) {
-		trace_event_unlock();
-		free(text);
-		return call_registered(call) ? -ENOMEM : -ENOENT;
-	}
 	if (!clear) {
-		filter = build_or_error(call, text, &fe);
+		ef = call_fields(call, &ret);
+		filter = ef ? build_or_error(ef, text, &fe) : NULL;
+		free(ef);
 		if (!filter) {
-			trace_event_unlock();
 			free(text);
-			return -ENOMEM;
+			return ef ? -ENOMEM : ret;
 		}
 	}
-	old = set_file_filter(file, filter);
-	trace_event_unlock();
 	free(text);
+	trace_event_lock();
+	if (call_registered(call))
+		file = trace_array_file_locked(tr, call, !clear);
+	/* Clearing an event that never had a filter: nothing to do. */
+	ret = !call_registered(call) ? -ENOENT : clear ? 0 : -ENOMEM;
+	old = file ? set_file_filter(file, filter) : filter;
+	trace_event_unlock();
 	if (old) {
-		tracepoint_synchronize_unregister();
+		/* @old never reached a probe when there is no file. */
+		if (file)
+			tracepoint_synchronize_unregister();
 		event_filter_free(old);
 	}
+	if (!file)
+		return ret;
 	if (fe.errnum)
 		fill_trace_err(err, &fe);
 	return -fe.errnum;
 }
 
-/* Append @text and a newline, as much of it as fits. */
+/* Append @text and a newline, as much of @text as fits. */
 static void put_text(struct trace_seq *s, const char *text)
 {
-	size_t len = strlen(text);
-	size_t room = TRACE_SEQ_BUFFER_SIZE - 2 - s->len;
+	size_t len = strlen(text), room;
 
 	if (s->full || s->len + 2 > TRACE_SEQ_BUFFER_SIZE)
 		return;
+	room = TRACE_SEQ_BUFFER_SIZE - 2 - s->len;
 	trace_seq_putmem(s, text, (unsigned int)(len < room ? len : room));
 	trace_seq_putc(s, '\n');
 }
@@ -1562,56 +1874,112 @@ void trace_array_print_filter(struct trace_array *tr, struct trace_event_call *c
 	trace_event_unlock();
 }
 
-/* One pass over a system's events: count them, or set their filters. */
+/* A system's events, their fields, then their new filters. */
 struct system_ctx {
-	struct trace_array	*tr;
-	const char		*system;
-	const char		*text;
-	bool			clear;
-	bool			apply;
-	unsigned int		nr_events;
-	unsigned int		nr_failed;
-	struct event_filter	**old;
-	unsigned int		nr_old;
-	int			ret;
+	const char			*system;
+	struct trace_event_call		**calls;
+	struct event_fields		**fields;
+	struct event_filter		**filters;
+	unsigned int			nr, max;
+	bool				nomem;
 };
 
-static void system_one(struct trace_event_call *call, void *priv)
+/* With the event mutex held: collect the events of the system. */
+static void system_collect(struct trace_event_call *call, void *priv)
 {
 	struct system_ctx *ctx = priv;
-	struct event_filter *filter = NULL;
-	struct trace_event_file *file;
-	struct filter_error fe;
 
-	if (strcmp(call->event_class->system, ctx->system) || !call->priv)
+	if (ctx->nomem || strcmp(call->event_class->system, ctx->system) || !call->priv)
 		return;
-	if (!ctx->apply) {
-		ctx->nr_events++;
-		return;
-	}
-	if (ctx->ret)
-		return;
-	file = trace_array_file_locked(ctx->tr, call, !ctx->clear);
-	if (!file) {
-		if (!ctx->clear)
-			ctx->ret = -ENOMEM;
-		return;
-	}
-	if (!ctx->clear) {
-		filter = filter_build(call, ctx->text, &fe);
-		if (!filter) {
-			/* The kernel blames the system, at column 0, whatever failed. */
-			fe.code = FILT_ERR_BAD_SUBSYS_FILTER;
-			fe.pos = 0;
-			filter = error_filter(ctx->text, &fe);
-			ctx->nr_failed++;
-		}
-		if (!filter) {
-			ctx->ret = -ENOMEM;
+	if (ctx->nr == ctx->max) {
+		unsigned int max = ctx->max ? 2 * ctx->max : 16;
+		void *c = realloc(ctx->calls, max * sizeof(*ctx->calls));
+		void *f = c ? realloc(ctx->fields, max * sizeof(*ctx->fields)) : NULL;
+
+		if (c)
+			ctx->calls = c;
+		if (f)
+			ctx->fields = f;
+		if (!c || !f) {
+			ctx->nomem = true;
 			return;
 		}
+		ctx->max = max;
 	}
-	ctx->old[ctx->nr_old++] = set_file_filter(file, filter);
+	ctx->calls[ctx->nr] = call;
+	ctx->fields[ctx->nr] = fields_snapshot(call);
+	if (!ctx->fields[ctx->nr])
+		ctx->nomem = true;
+	ctx->nr++;
+}
+
+static void system_ctx_free(struct system_ctx *ctx)
+{
+	unsigned int i;
+
+	for (i = 0; i < ctx->nr; i++) {
+		free(ctx->fields[i]);
+		if (ctx->filters)
+			event_filter_free(ctx->filters[i]);
+	}
+	free(ctx->calls);
+	free(ctx->fields);
+	free(ctx->filters);
+}
+
+/*
+ * Compile @text for each collected event: the filter, or for an event
+ * that cannot take it, the kernel's "Couldn't find or set field" text at
+ * column 0, whatever the reason.  Return: how many could not, or -ENOMEM.
+ */
+static int system_build(struct system_ctx *ctx, const char *text)
+{
+	struct filter_error fe;
+	unsigned int i;
+	int failed = 0;
+
+	ctx->filters = calloc(ctx->nr, sizeof(*ctx->filters));
+	if (!ctx->filters)
+		return -ENOMEM;
+	for (i = 0; i < ctx->nr; i++) {
+		ctx->filters[i] = filter_build(ctx->fields[i], text, &fe);
+		if (ctx->filters[i])
+			continue;
+		fe.code = FILT_ERR_BAD_SUBSYS_FILTER;
+		fe.pos = 0;
+		ctx->filters[i] = error_filter(text, &fe);
+		if (!ctx->filters[i])
+			return -ENOMEM;
+		failed++;
+	}
+	return failed;
+}
+
+/*
+ * Put the new filters (NULL: clear) on the events' files of @tr, those
+ * still registered; the replaced ones take the new ones' places in
+ * @ctx->filters, to be freed.  Return: 0 or -ENOMEM.
+ */
+static int system_apply(struct system_ctx *ctx, struct trace_array *tr, bool clear)
+{
+	struct trace_event_file *file;
+	unsigned int i;
+	int ret = 0;
+
+	trace_event_lock();
+	for (i = 0; i < ctx->nr && !ret; i++) {
+		struct trace_event_call *call = ctx->calls[i];
+
+		if (!call_registered(call))
+			continue;
+		file = trace_array_file_locked(tr, call, !clear);
+		if (!file && !clear)
+			ret = -ENOMEM;
+		else if (file)
+			ctx->filters[i] = set_file_filter(file, clear ? NULL : ctx->filters[i]);
+	}
+	trace_event_unlock();
+	return ret;
 }
 
 /**
@@ -1638,9 +2006,10 @@ int trace_array_set_system_filter_count(struct trace_array *tr, const char *syst
 					const char *expr, struct trace_err *err,
 					unsigned int *nr_failed)
 {
-	struct system_ctx ctx = { .tr = tr, .system = system };
 	struct filter_error fe = { .code = FILT_ERR_BAD_SUBSYS_FILTER };
-	unsigned int i;
+	struct system_ctx ctx = { .system = system };
+	int failed = 0, ret;
+	bool clear;
 	char *text;
 
 	if (err)
@@ -1649,34 +2018,33 @@ int trace_array_set_system_filter_count(struct trace_array *tr, const char *syst
 		*nr_failed = 0;
 	if (strlen(expr) >= FILTER_MAX_EXPR)
 		return -EINVAL;
-	text = trim_expr(expr, &ctx.clear);
+	text = trim_expr(expr, &clear);
 	if (!text)
 		return -ENOMEM;
-	ctx.text = text;
-	trace_event_lock();
-	trace_for_each_event_call(system_one, &ctx);
-	ctx.old = calloc(ctx.nr_events + 1, sizeof(*ctx.old));
-	if (!ctx.nr_events || !ctx.old) {
-		trace_event_unlock();
-		free(ctx.old);
-		free(text);
-		return ctx.nr_events ? -ENOMEM : -ENOENT;
+	trace_for_each_event_call(system_collect, &ctx);
+	if (!ctx.nr || ctx.nomem) {
+		ret = ctx.nr ? -ENOMEM : -ENOENT;
+		goto out;
 	}
-	ctx.apply = true;
-	trace_for_each_event_call(system_one, &ctx);
-	trace_event_unlock();
-	if (ctx.nr_old)
-		tracepoint_synchronize_unregister();
-	for (i = 0; i < ctx.nr_old; i++)
-		event_filter_free(ctx.old[i]);
-	free(ctx.old);
-	free(text);
-	if (ctx.nr_failed) {
+	if (clear)
+		ctx.filters = calloc(ctx.nr, sizeof(*ctx.filters));
+	else
+		failed = system_build(&ctx, text);
+	if (failed < 0 || !ctx.filters) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	ret = system_apply(&ctx, tr, clear);
+	tracepoint_synchronize_unregister();
+	if (failed) {
 		fill_trace_err(err, &fe);
 		if (nr_failed)
-			*nr_failed = ctx.nr_failed;
+			*nr_failed = (unsigned int)failed;
 	}
-	return ctx.ret;
+out:
+	system_ctx_free(&ctx);
+	free(text);
+	return ret;
 }
 
 /** trace_array_set_system_filter - trace_array_set_system_filter_count() */

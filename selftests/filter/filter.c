@@ -366,6 +366,72 @@ static void comm_field(void)
 	EXPECT_EQ(0, trace_array_destroy(tr));
 }
 
+/* CPUS{} on a numeric field and on CPU; .function on a pointer-sized field. */
+static void cpus_and_function(void)
+{
+	struct trace_array *tr = trace_array_create("cpus");
+	struct trace_event_call *small = call_of("flt_test", "flt_small");
+	struct trace_event_call *all = call_of("flt_test", "flt_all");
+	long nr = sysconf(_SC_NPROCESSORS_CONF);
+	struct flt_vals v = base_vals();
+	char expr[64];
+	pthread_t t;
+	int cpu = 0;
+
+	ASSERT_TRUE(tr != NULL);
+	EXPECT_EQ(0, trace_array_set_clr_event(tr, "flt_test", NULL, 1));
+	/* One CPU: a plain (unsigned) comparison, & as ==. */
+	EXPECT_EQ(0, trace_array_set_filter(tr, small, "s32v & CPUS{0}", NULL));
+	trace_flt_small(0);
+	trace_flt_small(1);
+	EXPECT_EQ(1ul, entries(tr));
+	/* Several: in the set (&), any CPU in range (!=), never one (==). */
+	if (nr > 1) {
+		snprintf(expr, sizeof(expr), "s32v & CPUS{0,N}");
+		trace_array_clear(tr, RING_BUFFER_ALL_CPUS);
+		EXPECT_EQ(0, trace_array_set_filter(tr, small, expr, NULL));
+		trace_flt_small(0);
+		trace_flt_small((int)nr - 1);
+		trace_flt_small(nr > 2 ? 1 : -1);	/* not in the set */
+		trace_flt_small((int)nr);		/* no such CPU */
+		EXPECT_EQ(2ul, entries(tr));
+		trace_array_clear(tr, RING_BUFFER_ALL_CPUS);
+		EXPECT_EQ(0, trace_array_set_filter(tr, small, "s32v != CPUS{0,N}", NULL));
+		trace_flt_small(0);
+		trace_flt_small((int)nr - 1);
+		trace_flt_small((int)nr);
+		trace_flt_small(-1);
+		EXPECT_EQ(2ul, entries(tr));
+		trace_array_clear(tr, RING_BUFFER_ALL_CPUS);
+		EXPECT_EQ(0, trace_array_set_filter(tr, small, "s32v == CPUS{0,N}", NULL));
+		trace_flt_small(0);
+		EXPECT_EQ(0ul, entries(tr));
+	}
+	/* CPU: pinned to CPU 0. */
+	trace_array_clear(tr, RING_BUFFER_ALL_CPUS);
+	EXPECT_EQ(0, trace_array_set_filter(tr, all, "CPU & CPUS{0,N} && CPU == CPUS{0}", NULL));
+	ASSERT_EQ(0, pthread_create(&t, NULL, pinned_fire, &cpu));
+	pthread_join(t, NULL);
+	EXPECT_EQ(1ul, entries(tr));
+
+	/* The address in s64v is inside getpid(), or not. */
+	trace_array_clear(tr, RING_BUFFER_ALL_CPUS);
+	EXPECT_EQ(0, trace_array_set_filter(tr, all, "s64v.function == getpid", NULL));
+	v.s64v = (long long)(unsigned long)&getpid + 1;
+	fire_vals(&v);
+	v.s64v = 1;
+	fire_vals(&v);
+	EXPECT_EQ(1ul, entries(tr));
+	trace_array_clear(tr, RING_BUFFER_ALL_CPUS);
+	snprintf(expr, sizeof(expr), "s64v.function != %#lx", (unsigned long)&getpid);
+	EXPECT_EQ(0, trace_array_set_filter(tr, all, expr, NULL));
+	fire_vals(&v);
+	v.s64v = (long long)(unsigned long)&getpid;
+	fire_vals(&v);
+	EXPECT_EQ(1ul, entries(tr));
+	EXPECT_EQ(0, trace_array_destroy(tr));
+}
+
 /*
  * A rejected event is discarded before it is committed: it takes no
  * room (a small buffer does not wrap), and it is neither an entry nor
@@ -608,12 +674,13 @@ static void churn(void)
 int main(void)
 {
 	ksft_print_header();
-	ksft_set_plan(10);
+	ksft_set_plan(11);
 	KSFT_RUN(kernel_texts_match);
 	KSFT_RUN(documented_examples);
 	KSFT_RUN(operators_and_fields);
 	KSFT_RUN(cpu_field);
 	KSFT_RUN(comm_field);
+	KSFT_RUN(cpus_and_function);
 	KSFT_RUN(rejected_costs_nothing);
 	KSFT_RUN(filter_per_instance);
 	KSFT_RUN(system_filters);

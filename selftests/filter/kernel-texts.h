@@ -5,7 +5,9 @@
  * filter file reads back, and what error_log logs (the message and the
  * caret's column; NULL: nothing).  Recorded by writing each expression
  * with one write(2), reading the file and error_log, and clearing the
- * filter before the next.
+ * filter before the next.  The CPUS{} rows name CPU 0 and N (the last)
+ * only, and the .function rows fail before they could find a function:
+ * they hold whatever the number of CPUs and the symbols.
  */
 struct kernel_text {
 	const char	*expr;
@@ -175,4 +177,54 @@ static const struct kernel_text kernel_texts[] = {
 	{ "00", 22, "00\n  ^\nparse_error: Field not found\n\n", "Field not found", 3 },
 	{ "", 22, "\nError: (0)\n\n", "Error", 0 },
 	{ " ", 22, "\nError: (0)\n\n", "Error", 0 },
+	{ "CPU == CPUS{0}", 0, "CPU == CPUS{0}\n", NULL, 0 },
+	{ "CPU & CPUS{N}", 0, "CPU & CPUS{N}\n", NULL, 0 },
+	{ "CPU != CPUS{0-N}", 0, "CPU != CPUS{0-N}\n", NULL, 0 },
+	{ "CPU == CPUS{0,N}", 0, "CPU == CPUS{0,N}\n", NULL, 0 },
+	{ "CPU == CPUS{", 22, "CPU == CPUS{\n            ^\nparse_error: Missing '}'\n\n", "Missing '}'", 13 },
+	{ "CPU == CPUS}", 22, "CPU == CPUS}\n            ^\nparse_error: Missing '{'\n\n", "Missing '{'", 13 },
+	{ "CPU == CPUS{}", 22, "CPU == CPUS{}\n             ^\nparse_error: Invalid cpulist\n\n", "Invalid cpulist", 13 },
+	{ "CPU == CPUS{a}", 22, "CPU == CPUS{a}\n              ^\nparse_error: Invalid cpulist\n\n", "Invalid cpulist", 14 },
+	{ "CPU < CPUS{0}", 22, "CPU < CPUS{0}\n       ^\nparse_error: Illegal operation for field type\n\n", "Illegal operation for field type", 7 },
+	{ "CPU ~ CPUS{0}", 22, "CPU ~ CPUS{0}\n       ^\nparse_error: Illegal operation for field type\n\n", "Illegal operation for field type", 7 },
+	{ "prev_comm == CPUS{0}", 22, "prev_comm == CPUS{0}\n              ^\nparse_error: Illegal operation for field type\n\n", "Illegal operation for field type", 14 },
+	{ "COMM == CPUS{0}", 22, "COMM == CPUS{0}\n         ^\nparse_error: Illegal operation for field type\n\n", "Illegal operation for field type", 9 },
+	{ "prev_pid & CPUS{0}", 0, "prev_pid & CPUS{0}\n", NULL, 0 },
+	{ "prev_state & CPUS{N}", 0, "prev_state & CPUS{N}\n", NULL, 0 },
+	{ "CPU == CPUS{1-0}", 22, "CPU == CPUS{1-0}\n                ^\nparse_error: Invalid cpulist\n\n", "Invalid cpulist", 16 },
+	{ "CPU == CPUS{4294967296}", 22, "CPU == CPUS{4294967296}\n                       ^\nparse_error: Invalid cpulist\n\n", "Invalid cpulist", 23 },
+	{ "CPU == CPUS{0x1}", 22, "CPU == CPUS{0x1}\n                ^\nparse_error: Invalid cpulist\n\n", "Invalid cpulist", 16 },
+	{ "CPU == CPUS{-1}", 22, "CPU == CPUS{-1}\n               ^\nparse_error: Invalid cpulist\n\n", "Invalid cpulist", 15 },
+	{ "CPU == CPUS{0-}", 22, "CPU == CPUS{0-}\n               ^\nparse_error: Invalid cpulist\n\n", "Invalid cpulist", 15 },
+	{ "CPU == CPUS{0-1:}", 22, "CPU == CPUS{0-1:}\n                 ^\nparse_error: Invalid cpulist\n\n", "Invalid cpulist", 17 },
+	{ "CPU == CPUS{0-1:2/1}", 22, "CPU == CPUS{0-1:2/1}\n                    ^\nparse_error: Invalid cpulist\n\n", "Invalid cpulist", 20 },
+	{ "CPU == CPUS{0-1:1/0}", 22, "CPU == CPUS{0-1:1/0}\n                    ^\nparse_error: Invalid cpulist\n\n", "Invalid cpulist", 20 },
+	{ "CPU == CPUS{0:1/2}", 22, "CPU == CPUS{0:1/2}\n                  ^\nparse_error: Invalid cpulist\n\n", "Invalid cpulist", 18 },
+	{ "CPU == CPUS{0 N}", 0, "CPU == CPUS{0 N}\n", NULL, 0 },
+	{ "CPU == CPUS{ }", 0, "CPU == CPUS{ }\n", NULL, 0 },
+	{ "CPU == CPUS{,}", 0, "CPU == CPUS{,}\n", NULL, 0 },
+	{ "CPU == CPUS{0}x", 1, "CPU == CPUS{0}x\n              ^\nparse_error: Too many terms in predicate expression\n\n", "Too many terms in predicate expression", 14 },
+	{ "CPU == CPUS {0}", 22, "CPU == CPUS {0}\n             ^\nparse_error: Missing '{'\n\n", "Missing '{'", 13 },
+	{ "CPU == CPUSX", 22, "CPU == CPUSX\n            ^\nparse_error: Missing '{'\n\n", "Missing '{'", 13 },
+	{ "CPU == CPUS{0}} ", 1, "CPU == CPUS{0}}\n              ^\nparse_error: Too many terms in predicate expression\n\n", "Too many terms in predicate expression", 14 },
+	{ "CPU == CPUS{{0}", 22, "CPU == CPUS{{0}\n               ^\nparse_error: Invalid cpulist\n\n", "Invalid cpulist", 15 },
+	{ "CPU == CPUS{0} && prev_pid > 0", 0, "CPU == CPUS{0} && prev_pid > 0\n", NULL, 0 },
+	{ "(CPU & CPUS{0,N}) || !(prev_pid == CPUS{0})", 0, "(CPU & CPUS{0,N}) || !(prev_pid == CPUS{0})\n", NULL, 0 },
+	{ "prev_state.function == 1", 22, "prev_state.function == 1\n                        ^\nparse_error: Function not found\n\n", "Function not found", 25 },
+	{ "prev_state.function < schedule", 22, "prev_state.function < schedule\n                       ^\nparse_error: Invalid operator\n\n", "Invalid operator", 23 },
+	{ "prev_state.function == nosuchfunc", 22, "prev_state.function == nosuchfunc\n                                 ^\nparse_error: Function not found\n\n", "Function not found", 34 },
+	{ "prev_state.function == schedule&&prev_pid==1", 22, "prev_state.function == schedule&&prev_pid==1\n                                            ^\nparse_error: Function not found\n\n", "Function not found", 45 },
+	{ "prev_state.function == 0xffffffffffffffffff", 22, "prev_state.function == 0xffffffffffffffffff\n                                           ^\nparse_error: Invalid value (did you forget quotes)?\n\n", "Invalid value (did you forget quotes)?", 44 },
+	{ "prev_state.function == 12345678901234567890123", 22, "prev_state.function == 12345678901234567890123\n                                              ^\nparse_error: Invalid value (did you forget quotes)?\n\n", "Invalid value (did you forget quotes)?", 47 },
+	{ "prev_state.function == 123456789012345678901234", 22, "prev_state.function == 123456789012345678901234\n                                               ^\nparse_error: Operand too long\n\n", "Operand too long", 48 },
+	{ "prev_state.function == \"schedule\"", 22, "prev_state.function == \"schedule\"\n                                 ^\nparse_error: Function not found\n\n", "Function not found", 34 },
+	{ "prev_state.function ==", 22, "prev_state.function ==\n                      ^\nparse_error: Function not found\n\n", "Function not found", 23 },
+	{ "prev_state.function.ustring == schedule", 22, "prev_state.function.ustring == schedule\n                    ^\nparse_error: Invalid operator\n\n", "Invalid operator", 20 },
+	{ "prev_state.ustring.function == nosuch", 22, "prev_state.ustring.function == nosuch\n                                     ^\nparse_error: Function not found\n\n", "Function not found", 38 },
+	{ "prev_comm.function == schedule", 22, "prev_comm.function == schedule\n                       ^\nparse_error: Illegal operation for field type\n\n", "Illegal operation for field type", 23 },
+	{ "prev_state.function == 1a", 22, "prev_state.function == 1a\n                         ^\nparse_error: Invalid value (did you forget quotes)?\n\n", "Invalid value (did you forget quotes)?", 26 },
+	{ "prev_state.function == -1", 22, "prev_state.function == -1\n                         ^\nparse_error: Function not found\n\n", "Function not found", 26 },
+	{ "prev_pid.function == 1", 22, "prev_pid.function == 1\n                      ^\nparse_error: Illegal operation for field type\n\n", "Illegal operation for field type", 22 },
+	{ "CPU.function == 1", 22, "CPU.function == 1\n                 ^\nparse_error: Illegal operation for field type\n\n", "Illegal operation for field type", 17 },
+	{ "COMM.function == x", 22, "COMM.function == x\n                  ^\nparse_error: Illegal operation for field type\n\n", "Illegal operation for field type", 18 },
 };
