@@ -708,12 +708,32 @@ static void number_insn(struct filter_insn *in, int op, const struct field_ref *
 	}
 }
 
+/*
+ * The characters of a number that starts at @s[@start], from @s[*i]
+ * (letters too: "0x1f", and "1a" is the kernel's Illegal integer value),
+ * into @num.  Return: 0 or -errno (too long).
+ */
+static int take_number(struct parser *ps, const char *s, int *i, int start, int base,
+		       char num[FILTER_MAX_NUM])
+{
+	int len;
+
+	while (f_isalnum(s[*i]))
+		(*i)++;
+	len = *i - start;
+	if (len >= FILTER_MAX_NUM)
+		return parse_fail(ps, FILT_ERR_OPERAND_TOO_LONG, base + *i, EINVAL);
+	memcpy(num, s + start, (size_t)len);
+	num[len] = '\0';
+	return 0;
+}
+
 /* A numeric operand at @s[*i] (a digit or '-'). */
 static int parse_number(struct parser *ps, const char *s, int *i, int base, int op,
 			const struct field_ref *ref, struct filter_insn *in)
 {
 	char num[FILTER_MAX_NUM];
-	int start = *i, len, err;
+	int start = *i, err;
 	unsigned long long v;
 
 	if (field_is_string(ref))
@@ -722,13 +742,9 @@ static int parse_number(struct parser *ps, const char *s, int *i, int base, int 
 		return parse_fail(ps, FILT_ERR_ILLEGAL_FIELD_OP, base + *i, EINVAL);
 	if (s[*i] == '-')
 		(*i)++;
-	while (f_isalnum(s[*i]))
-		(*i)++;
-	len = *i - start;
-	if (len >= FILTER_MAX_NUM)
-		return parse_fail(ps, FILT_ERR_OPERAND_TOO_LONG, base + *i, EINVAL);
-	memcpy(num, s + start, (size_t)len);
-	num[len] = '\0';
+	err = take_number(ps, s, i, start, base, num);
+	if (err)
+		return err;
 	err = ref->is_signed ? parse_ll(num, &v) : parse_ull(num, &v);
 	if (err)
 		return parse_fail(ps, FILT_ERR_ILLEGAL_INTVAL, base + start, EINVAL);
@@ -904,20 +920,17 @@ static int parse_function(struct parser *ps, const char *s, int *i, int base, in
 {
 	char num[FILTER_MAX_NUM], *name;
 	unsigned long long addr, v;
-	int start = *i, len;
+	int start = *i;
 
 	if (ref->size != sizeof(long))
 		return parse_fail(ps, FILT_ERR_ILLEGAL_FIELD_OP, base + *i, EINVAL);
 	if (op != OP_EQ && op != OP_NE)
 		return parse_fail(ps, FILT_ERR_INVALID_OP, base + *i, EINVAL);
 	if (f_isdigit(s[*i])) {
-		while (f_isalnum(s[*i]))
-			(*i)++;
-		len = *i - start;
-		if (len >= FILTER_MAX_NUM)
-			return parse_fail(ps, FILT_ERR_OPERAND_TOO_LONG, base + *i, EINVAL);
-		memcpy(num, s + start, (size_t)len);
-		num[len] = '\0';
+		int err = take_number(ps, s, i, start, base, num);
+
+		if (err)
+			return err;
 		if (parse_ull(num, &v) || v > (unsigned long)-1)
 			return parse_fail(ps, FILT_ERR_INVALID_VALUE, base + *i, EINVAL);
 		addr = v;
@@ -1472,33 +1485,25 @@ static bool mask_test(const struct filter_insn *in, unsigned long long cpu)
 /* Read fields with memcpy(): an 8-byte field may sit on a 4-byte boundary. */
 #define LOAD(type, rec, off) ({ type __v; memcpy(&__v, (rec) + (off), sizeof(__v)); __v; })
 
+/* A field of @type, extended to 64 bits as its signedness says. */
+#define LOAD_CASE(kind, type)						\
+	case kind:							\
+		a = (unsigned long long)(long long)LOAD(type, rec, in->offset);	\
+		break
+
 static bool insn_eval(const struct filter_insn *in, const unsigned char *rec, unsigned int len)
 {
 	unsigned long long a;
 
 	switch (in->kind) {
-	case FI_U8:
-		a = rec[in->offset];
-		break;
-	case FI_S8:
-		a = (unsigned long long)(long long)(int8_t)rec[in->offset];
-		break;
-	case FI_U16:
-		a = LOAD(uint16_t, rec, in->offset);
-		break;
-	case FI_S16:
-		a = (unsigned long long)(long long)LOAD(int16_t, rec, in->offset);
-		break;
-	case FI_U32:
-		a = LOAD(uint32_t, rec, in->offset);
-		break;
-	case FI_S32:
-		a = (unsigned long long)(long long)LOAD(int32_t, rec, in->offset);
-		break;
-	case FI_U64:
-	case FI_S64:
-		a = LOAD(uint64_t, rec, in->offset);
-		break;
+	LOAD_CASE(FI_U8, uint8_t);
+	LOAD_CASE(FI_S8, int8_t);
+	LOAD_CASE(FI_U16, uint16_t);
+	LOAD_CASE(FI_S16, int16_t);
+	LOAD_CASE(FI_U32, uint32_t);
+	LOAD_CASE(FI_S32, int32_t);
+	LOAD_CASE(FI_U64, uint64_t);
+	LOAD_CASE(FI_S64, int64_t);
 	case FI_CPU:
 		a = (unsigned long long)(long long)sched_getcpu();
 		break;
