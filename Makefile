@@ -108,7 +108,7 @@ export ARCH USTRACE_VERSION KCONFIG_OVERRIDES
 
 config-targets	:= defconfig olddefconfig syncconfig savedefconfig menuconfig \
 		   listconfig %_defconfig
-no-config-targets := clean distclean help deps check check-quick run uninstall
+no-config-targets := clean distclean help deps check check-quick run uninstall fuzz
 
 goals		:= $(MAKECMDGOALS)
 ifneq ($(filter $(config-targets),$(goals)),)
@@ -391,6 +391,12 @@ define run-tier
 			{ echo "# $(1): $$p failed" >&2; status=1; }; \
 	done; exit $$status
 endef
+
+# make fuzz: the parsers under libFuzzer (clang), FUZZ_TIME seconds each; failing
+# inputs go to selftests/fuzz/regress/, which "make check" replays.
+FUZZ_TIME	?= 60
+fuzz:
+	$(Q)MAKE='$(MAKE)' $(srctree)/scripts/run-fuzz.sh '$(CHECK_DIR)/fuzz' '$(FUZZ_TIME)'
 
 bench: all $(addprefix $(obj),$(BENCH_PROGS))
 	$(call run-tier,bench,$(BENCH_PROGS))
