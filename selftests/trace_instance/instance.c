@@ -285,8 +285,8 @@ static void *fire(void *arg)
 	struct firer *f = arg;
 
 	while (!__atomic_load_n(&f->stop, __ATOMIC_RELAXED)) {
-		trace_to_value((int)f->fired, "churn");
-		f->fired++;
+		trace_to_value((int)__atomic_load_n(&f->fired, __ATOMIC_RELAXED), "churn");
+		__atomic_add_fetch(&f->fired, 1, __ATOMIC_RELAXED);
 	}
 	return NULL;
 }
@@ -299,6 +299,9 @@ static void churn(void)
 	char name[32];
 
 	ASSERT_EQ(0, pthread_create(&th, NULL, fire, &f));
+	/* Under the sanitizers the thread may take a while to start. */
+	while (!__atomic_load_n(&f.fired, __ATOMIC_RELAXED))
+		usleep(1000);
 	for (int i = 0; i < 50; i++) {
 		struct trace_array *tr;
 
