@@ -446,22 +446,35 @@ void __ustrace_event_buffer_commit(struct trace_event_buffer *fbuffer)
 {
 	struct trace_event_file *file = fbuffer->trace_file;
 	unsigned long flags = __atomic_load_n(&file->flags, __ATOMIC_RELAXED);
-	unsigned int len;
+	unsigned int len, tt = 0;
 
 	if (likely(!(flags & (EVENT_FILE_FL_FILTERED | EVENT_FILE_FL_TRIGGER_COND)))) {
 		ring_buffer_unlock_commit(fbuffer->buffer, fbuffer->event);
 		return;
 	}
 	len = ring_buffer_event_length(fbuffer->event);
-	/* A discarded record takes no space when nothing follows it. */
-	if ((flags & EVENT_FILE_FL_FILTERED) && trace_filter_match &&
-	    !trace_filter_match(file, fbuffer->entry, len)) {
-		ring_buffer_discard_commit(fbuffer->buffer, fbuffer->event);
-		return;
+	/*
+	 * The kernel's __event_trigger_test_discard(): the triggers see the
+	 * record whatever the filter says; then an event reserved only for
+	 * its triggers (soft disabled), or one the filter rejects, is
+	 * discarded.  A discarded record takes no space when nothing follows
+	 * it.
+	 */
+	if ((flags & EVENT_FILE_FL_TRIGGER_COND) && trace_triggers_post) {
+		tt = trace_triggers_post(file, fbuffer->entry, len);
+		flags = __atomic_load_n(&file->flags, __ATOMIC_RELAXED);
 	}
-	if ((flags & EVENT_FILE_FL_TRIGGER_COND) && trace_triggers_post)
-		trace_triggers_post(file, fbuffer->entry, len);
-	ring_buffer_unlock_commit(fbuffer->buffer, fbuffer->event);
+	if ((flags & EVENT_FILE_FL_SOFT_DISABLED) ||
+	    ((flags & EVENT_FILE_FL_FILTERED) && trace_filter_match &&
+	     !trace_filter_match(file, fbuffer->entry, len)))
+		ring_buffer_discard_commit(fbuffer->buffer, fbuffer->event);
+	else
+		ring_buffer_unlock_commit(fbuffer->buffer, fbuffer->event);
+	if (tt && trace_triggers_post_commit) {
+		trace_triggers_post_commit(file, tt);
+		/* No tail call: a stack trace starts after this frame. */
+		__asm__ __volatile__("" ::: "memory");
+	}
 }
 
 /* ------------------------------------------------------------------

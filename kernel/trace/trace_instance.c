@@ -373,6 +373,8 @@ int trace_array_destroy(struct trace_array *tr)
 	trace_event_unlock();
 	/* No probe may still hold one of its files or its buffer. */
 	tracepoint_synchronize_unregister();
+	if (trace_triggers_instance_gone)
+		trace_triggers_instance_gone(tr);
 	for (i = 0; i < tr->nr_files; i++)
 		free(tr->files[i]);
 	free(tr->files);
@@ -736,6 +738,8 @@ int trace_array_resize_kb(struct trace_array *tr, unsigned long kb, int cpu)
 		for (c = 0; c < tr->nr_cpus; c++)
 			if (cpu == RING_BUFFER_ALL_CPUS || cpu == c)
 				tr->size_kb[c] = kb;
+	if (!err && trace_snapshot_resized)
+		trace_snapshot_resized(tr);
 	trace_event_unlock();
 	return err;
 }

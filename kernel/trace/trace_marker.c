@@ -119,6 +119,8 @@ int trace_ftrace_print(struct trace_seq *s, const void *rec, unsigned int len)
 		trace_seq_putmem(s, p->buf, (unsigned int)strnlen(p->buf, n));
 		return 0;
 	}
+	if (ent->type == TRACE_STACK_ID)
+		return trace_stack_print(s, rec, len);
 	if (ent->type == TRACE_RAW_DATA_ID && len >= sizeof(struct raw_data_entry)) {
 		const struct raw_data_entry *r = rec;
 
