@@ -26,11 +26,12 @@
 #define TRACE_PRINT_ID		5
 #define TRACE_RAW_DATA_ID	16
 
+/* Records are only 4-byte aligned: so is the struct (same layout). */
 struct print_entry {
 	struct trace_entry	ent;
 	unsigned long		ip;
 	char			buf[];
-};
+} __attribute__((__packed__, __aligned__(4)));
 
 struct raw_data_entry {
 	struct trace_entry	ent;

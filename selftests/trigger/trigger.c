@@ -298,8 +298,12 @@ static void stacktrace(void)
 	EXPECT_TRUE(st && strstr(st, " => main\n"));
 	EXPECT_TRUE(st && !strstr(st, "trace_triggers_post_commit"));
 	EXPECT_TRUE(st && !strstr(st, "__ustrace_event_buffer_commit"));
-	if (st)
-		ksft_print_msg("%.*s", (int)(strstr(st, "trg_ev: v=43") ? strstr(st, "trg_ev: v=43") - st : (long)strlen(st)), st);
+	/* Show it: "<stack trace>" and its " => " lines. */
+	for (char *line = st, *nl; line && (nl = strchr(line, '\n')); line = nl + 1) {
+		if (line != st && strncmp(line, " => ", 4))
+			break;
+		ksft_print_msg("%.*s\n", (int)(nl - line), line);
+	}
 	free(text);
 	EXPECT_EQ(0, trace_array_destroy(tr));
 }
@@ -382,7 +386,7 @@ static void snapshot(void)
 /* Threads record while snapshots swap the buffer under them. */
 struct snap_arg {
 	int		id;
-	volatile int	*stop;
+	int		*stop;
 	int		written;
 };
 
@@ -390,7 +394,7 @@ static void *snap_writer(void *p)
 {
 	struct snap_arg *a = p;
 
-	for (int i = 0; !*a->stop; i++) {
+	for (int i = 0; !__atomic_load_n(a->stop, __ATOMIC_RELAXED); i++) {
 		trace_trg_other(a->id * 1000000 + i % 1000000);
 		__atomic_store_n(&a->written, i + 1, __ATOMIC_RELAXED);
 	}
@@ -402,7 +406,7 @@ static void snapshot_under_load(void)
 	struct trace_array *tr = trace_array_create("t-snapload");
 	struct snap_arg args[3];
 	pthread_t th[3];
-	volatile int stop = 0;
+	int stop = 0;
 	unsigned long n;
 	char *text;
 
@@ -423,7 +427,7 @@ static void snapshot_under_load(void)
 		if (i % 8 == 0)
 			usleep(200);
 	}
-	stop = 1;
+	__atomic_store_n(&stop, 1, __ATOMIC_RELAXED);
 	for (int i = 0; i < 3; i++)
 		pthread_join(th[i], NULL);
 	n = trace_array_snapshot_refused(tr);
