@@ -506,27 +506,27 @@ static void hb_puts(struct hist_buf *b, const char *s)
  * Printing
  */
 
-/* The kernel's get_hist_field_flags(): the modifier a field shows. */
+/* The modifiers, in the order get_hist_field_flags() picks the one shown. */
+static const struct {
+	unsigned long	flag;
+	const char	*name;
+} hist_modifiers[] = {
+	{ HIST_FL_HEX,			"hex" },
+	{ HIST_FL_SYM,			"sym" },
+	{ HIST_FL_SYM_OFFSET,		"sym-offset" },
+	{ HIST_FL_EXECNAME,		"execname" },
+	{ HIST_FL_LOG2,			"log2" },
+	{ HIST_FL_BUCKET,		"buckets" },
+	{ HIST_FL_TIMESTAMP_USECS,	"usecs" },
+	{ HIST_FL_PERCENT,		"percent" },
+	{ HIST_FL_GRAPH,		"graph" },
+};
+
 static const char *field_flags_str(unsigned long flags)
 {
-	if (flags & HIST_FL_HEX)
-		return "hex";
-	if (flags & HIST_FL_SYM)
-		return "sym";
-	if (flags & HIST_FL_SYM_OFFSET)
-		return "sym-offset";
-	if (flags & HIST_FL_EXECNAME)
-		return "execname";
-	if (flags & HIST_FL_LOG2)
-		return "log2";
-	if (flags & HIST_FL_BUCKET)
-		return "buckets";
-	if (flags & HIST_FL_TIMESTAMP_USECS)
-		return "usecs";
-	if (flags & HIST_FL_PERCENT)
-		return "percent";
-	if (flags & HIST_FL_GRAPH)
-		return "graph";
+	for (size_t i = 0; i < sizeof(hist_modifiers) / sizeof(hist_modifiers[0]); i++)
+		if (flags & hist_modifiers[i].flag)
+			return hist_modifiers[i].name;
 	return NULL;
 }
 

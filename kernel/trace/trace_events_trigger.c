@@ -587,39 +587,19 @@ static void stacktrace_func(struct event_trigger *t, const struct trigger_ctx *c
 		trace_stack_record(t->file->buffer, ctx->ret);
 }
 
-static const struct event_command trigger_traceon_cmd = {
-	.name	= "traceon",
-	.type	= ETT_TRACE_ONOFF,
-	.parse	= generic_parse,
-	.func	= traceonoff_func,
-	.print	= generic_print,
-};
+/* A command of event_trigger_parse()'s kind: "CMD[:N] [if FILTER]". */
+#define GENERIC_CMD(_name, _type, _flags, _func)			\
+	{ .name = _name, .type = _type, .flags = _flags, .parse = generic_parse, \
+	  .func = _func, .print = generic_print }
 
-static const struct event_command trigger_traceoff_cmd = {
-	.name	= "traceoff",
-	.type	= ETT_TRACE_ONOFF,
-	.flags	= EVENT_CMD_FL_POST_TRIGGER,
-	.parse	= generic_parse,
-	.func	= traceonoff_func,
-	.print	= generic_print,
-};
-
-static const struct event_command trigger_snapshot_cmd = {
-	.name	= "snapshot",
-	.type	= ETT_SNAPSHOT,
-	.parse	= generic_parse,
-	.func	= snapshot_func,
-	.print	= generic_print,
-};
-
-static const struct event_command trigger_stacktrace_cmd = {
-	.name	= "stacktrace",
-	.type	= ETT_STACKTRACE,
-	.flags	= EVENT_CMD_FL_POST_TRIGGER,
-	.parse	= generic_parse,
-	.func	= stacktrace_func,
-	.print	= generic_print,
-};
+static const struct event_command trigger_traceon_cmd =
+	GENERIC_CMD("traceon", ETT_TRACE_ONOFF, 0, traceonoff_func);
+static const struct event_command trigger_traceoff_cmd =
+	GENERIC_CMD("traceoff", ETT_TRACE_ONOFF, EVENT_CMD_FL_POST_TRIGGER, traceonoff_func);
+static const struct event_command trigger_snapshot_cmd =
+	GENERIC_CMD("snapshot", ETT_SNAPSHOT, 0, snapshot_func);
+static const struct event_command trigger_stacktrace_cmd =
+	GENERIC_CMD("stacktrace", ETT_STACKTRACE, EVENT_CMD_FL_POST_TRIGGER, stacktrace_func);
 
 /* ------------------------------------------------------------------
  * enable_event, disable_event (and enable_hist, disable_hist)
@@ -733,26 +713,6 @@ static int enable_parse(const struct event_command *cmd, struct trigger_parse *p
 	return err;
 }
 
-static const struct event_command trigger_enable_cmd = {
-	.name	= "enable_event",
-	.type	= ETT_EVENT_ENABLE,
-	.parse	= enable_parse,
-	.func	= enable_func,
-	.print	= enable_print,
-	.free	= enable_free,
-	.same	= enable_same,
-};
-
-static const struct event_command trigger_disable_cmd = {
-	.name	= "disable_event",
-	.type	= ETT_EVENT_ENABLE,
-	.parse	= enable_parse,
-	.func	= enable_func,
-	.print	= enable_print,
-	.free	= enable_free,
-	.same	= enable_same,
-};
-
 static bool is_hist_enable(struct event_trigger *t, void *arg)
 {
 	(void)arg;
@@ -764,27 +724,20 @@ static void hist_enable_unreg_all(struct trace_event_file *file)
 	unregister_matching(file, is_hist_enable, NULL);
 }
 
-const struct event_command trigger_hist_enable_cmd = {
-	.name		= "enable_hist",
-	.type		= ETT_HIST_ENABLE,
-	.parse		= enable_parse,
-	.func		= enable_func,
-	.print		= enable_print,
-	.free		= enable_free,
-	.same		= enable_same,
-	.unreg_all	= hist_enable_unreg_all,
-};
+/* A command of event_enable_trigger_parse()'s kind: "CMD:SYS:EVENT[:N]". */
+#define ENABLE_CMD(_name, _type, _unreg_all)				\
+	{ .name = _name, .type = _type, .parse = enable_parse, .func = enable_func, \
+	  .print = enable_print, .free = enable_free, .same = enable_same,	\
+	  .unreg_all = _unreg_all }
 
-const struct event_command trigger_hist_disable_cmd = {
-	.name		= "disable_hist",
-	.type		= ETT_HIST_ENABLE,
-	.parse		= enable_parse,
-	.func		= enable_func,
-	.print		= enable_print,
-	.free		= enable_free,
-	.same		= enable_same,
-	.unreg_all	= hist_enable_unreg_all,
-};
+static const struct event_command trigger_enable_cmd =
+	ENABLE_CMD("enable_event", ETT_EVENT_ENABLE, NULL);
+static const struct event_command trigger_disable_cmd =
+	ENABLE_CMD("disable_event", ETT_EVENT_ENABLE, NULL);
+const struct event_command trigger_hist_enable_cmd =
+	ENABLE_CMD("enable_hist", ETT_HIST_ENABLE, hist_enable_unreg_all);
+const struct event_command trigger_hist_disable_cmd =
+	ENABLE_CMD("disable_hist", ETT_HIST_ENABLE, hist_enable_unreg_all);
 
 /* In the kernel's order of registration, which the help lists. */
 static const struct event_command *const trigger_commands[] = {

@@ -286,6 +286,14 @@ static struct trace_array *tr_or_top(struct trace_array *tr)
 	return tr ? tr : trace_array_top_locked();
 }
 
+/* The event mutex taken, *@trp made the instance, its snapshot buffer. */
+static struct trace_snapshot *snap_lock(struct trace_array **trp)
+{
+	trace_event_lock();
+	*trp = tr_or_top(*trp);
+	return *trp ? snap_get(*trp) : NULL;
+}
+
 /**
  * trace_array_snapshot_write - echo VAL > snapshot
  * @tr:  the instance (NULL: the top level)
@@ -301,9 +309,7 @@ int trace_array_snapshot_write(struct trace_array *tr, unsigned long val)
 	struct trace_snapshot *snap;
 	int err = 0;
 
-	trace_event_lock();
-	tr = tr_or_top(tr);
-	snap = tr ? snap_get(tr) : NULL;
+	snap = snap_lock(&tr);
 	if (!snap) {
 		err = -ENOMEM;
 	} else if (val == 0) {
@@ -349,9 +355,7 @@ int trace_array_snapshot_print_header(struct trace_array *tr, struct trace_seq *
 	struct trace_snapshot *snap;
 	int err = 0;
 
-	trace_event_lock();
-	tr = tr_or_top(tr);
-	snap = tr ? snap_get(tr) : NULL;
+	snap = snap_lock(&tr);
 	if (!snap) {
 		err = -ENOMEM;
 	} else if (!ring_buffer_empty(snap->buffer)) {
@@ -384,9 +388,7 @@ struct trace_iterator *trace_array_snapshot_iterator_open(struct trace_array *tr
 	struct trace_snapshot *snap;
 	struct trace_iterator *iter = NULL;
 
-	trace_event_lock();
-	tr = tr_or_top(tr);
-	snap = tr ? snap_get(tr) : NULL;
+	snap = snap_lock(&tr);
 	if (snap)
 		iter = trace_iterator_open(snap->buffer, 0);
 	else
