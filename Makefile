@@ -45,6 +45,7 @@
 #	STRESS_PROGS	programs "make stress" runs (with selftests/stress/*.sh)
 #	EXTRA_TARGETS	files of custom rules that "make" builds
 #	SELFTEST_TARGETS files of custom rules that "make selftests" builds
+#	INSTALL_PKGLIBS	files "make install" puts in $(libdir)/ustrace
 #	LIB_SRCS-y	more library sources. kernel/*.c, kernel/*/*.c (but
 #			kernel/arch/) and, on x86_64, kernel/arch/x86/*.c are
 #			always in, unless a fragment names them in
@@ -107,7 +108,7 @@ export ARCH USTRACE_VERSION KCONFIG_OVERRIDES
 
 config-targets	:= defconfig olddefconfig syncconfig savedefconfig menuconfig \
 		   listconfig %_defconfig
-no-config-targets := clean distclean help deps check check-quick run uninstall
+no-config-targets := clean distclean help deps check check-quick run uninstall fuzz
 
 goals		:= $(MAKECMDGOALS)
 ifneq ($(filter $(config-targets),$(goals)),)
@@ -227,6 +228,7 @@ PROGS		:=
 OBJS		:=
 EXTRA_CFLAGS	:=
 TEST_PROGS	:=
+INSTALL_PKGLIBS	:=
 BENCH_PROGS	:=
 STRESS_PROGS	:=
 INSTALL_PROGS	:=
@@ -387,6 +389,12 @@ define run-tier
 	done; exit $$status
 endef
 
+# make fuzz: the parsers under libFuzzer (clang), FUZZ_TIME seconds each; failing
+# inputs go to selftests/fuzz/regress/, which "make check" replays.
+FUZZ_TIME	?= 60
+fuzz:
+	$(Q)MAKE='$(MAKE)' $(srctree)/selftests/fuzz/run.sh '$(CHECK_DIR)/fuzz' '$(FUZZ_TIME)'
+
 bench: all $(addprefix $(obj),$(BENCH_PROGS))
 	$(call run-tier,bench,$(BENCH_PROGS))
 
@@ -475,6 +483,8 @@ install: all $(obj)ustrace.pc $(addprefix $(obj)install-bin/,$(notdir $(INSTALL_
 	$(Q)$(foreach m,$(man-pages),$(INSTALL) -D -m 0644 $(m) $(DESTDIR)$(call man-path,$(m)) &&) :
 	$(Q)$(foreach p,$(INSTALL_PROGS),$(INSTALL) -D -m 0755 $(obj)install-bin/$(notdir $(p)) \
 		$(DESTDIR)$(bindir)/$(notdir $(p)) &&) :
+	$(Q)$(foreach p,$(INSTALL_PKGLIBS),$(INSTALL) -D -m 0755 $(obj)$(p) \
+		$(DESTDIR)$(libdir)/ustrace/$(notdir $(p)) &&) :
 	$(Q)if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ] && command -v ldconfig >/dev/null; then \
 		ldconfig; fi
 
@@ -483,7 +493,8 @@ uninstall:
 	$(Q)rm -f $(addprefix $(DESTDIR)$(libdir)/,libustrace.so libustrace.so.$(SOVERSION) \
 		libustrace.so.$(VERSION) libustrace.a) $(DESTDIR)$(pkgconfigdir)/ustrace.pc \
 		$(foreach m,$(man-pages),$(DESTDIR)$(call man-path,$(m))) \
-		$(addprefix $(DESTDIR)$(bindir)/,$(notdir $(INSTALL_PROGS)))
+		$(addprefix $(DESTDIR)$(bindir)/,$(notdir $(INSTALL_PROGS))) \
+		$(addprefix $(DESTDIR)$(libdir)/ustrace/,$(notdir $(INSTALL_PKGLIBS)))
 	$(Q)rm -rf $(DESTDIR)$(hdr-dir)
 
 # ---------------------------------------------------------------------------

@@ -1616,15 +1616,10 @@ char *trace_array_hist_text(struct trace_array *tr, struct trace_event_call *cal
 
 	hb_puts(&b, "");
 	trace_event_lock();
-	if (!tr)
-		tr = trace_array_top_locked();
-	if (tr && call->id >= TRACE_EVENT_FIRST_ID &&
-	    (unsigned int)(call->id - TRACE_EVENT_FIRST_ID) < tr->nr_files) {
-		l = trigger_list(tr->files[call->id - TRACE_EVENT_FIRST_ID]);
-		for (unsigned int i = 0; l && i < l->nr; i++)
-			if (l->t[i]->cmd->type == ETT_EVENT_HIST)
-				hist_show(&b, l->t[i], n++);
-	}
+	l = trigger_list(trace_array_file_locked(tr, call, false));
+	for (unsigned int i = 0; l && i < l->nr; i++)
+		if (l->t[i]->cmd->type == ETT_EVENT_HIST)
+			hist_show(&b, l->t[i], n++);
 	trace_event_unlock();
 	if (b.failed) {
 		free(b.text);

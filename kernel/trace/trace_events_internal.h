@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 struct trace_buffer;
@@ -123,6 +124,8 @@ enum trace_option {
  * @options:     bit TRACE_OPT_x set when the option is on
  * @clock_idx:   the trace_clock, an index for trace_clock_get()
  * @tracing_on:  the tracing_on file
+ * @time_start:  the buffer's clock when it was last cleared (the zero of
+ *               latency-format times)
  * @pid_filtered: set_event_pid or set_event_notrace_pid is not empty
  * @pids:        [0] set_event_pid, [1] set_event_notrace_pid, sorted;
  *               replaced whole (the probe reads them under the tracepoint
@@ -142,10 +145,15 @@ struct trace_array {
 	unsigned long			options;
 	unsigned int			clock_idx;
 	int				tracing_on;
+	uint64_t			time_start;
 	bool				pid_filtered;
 	pid_t				*pids[2];
 	size_t				nr_pids[2];
 };
+
+/* The options a new instance starts with (trace_instance.c). */
+extern const unsigned long trace_option_defaults;
+#define TRACE_OPT_DEFAULTS	trace_option_defaults
 
 #define TRACE_OPT_ON(tr, opt) \
 	((__atomic_load_n(&(tr)->options, __ATOMIC_RELAXED) >> TRACE_OPT_##opt) & 1)
@@ -153,6 +161,9 @@ struct trace_array {
 /* trace_instance.c, for trace_events.c and trace.c */
 struct trace_array *trace_array_top_locked(void);
 struct trace_event_file *trace_top_file_locked(struct trace_event_call *call, bool create);
+/* @tr's file of @call (@tr NULL: the top level), made if @create; NULL if none. */
+struct trace_event_file *trace_array_file_locked(struct trace_array *tr,
+						 struct trace_event_call *call, bool create);
 struct trace_event_file **trace_array_forget_call_locked(struct trace_event_call *call,
 							 unsigned int *nr);
 bool trace_array_pid_ignored(struct trace_array *tr, pid_t pid);
@@ -185,6 +196,11 @@ unsigned int trace_triggers_post(struct trace_event_file *file, const void *rec,
 void trace_triggers_post_commit(struct trace_event_file *file, unsigned int tt)
 	__attribute__((__weak__));
 /*
+ * Frees what the filter code hung on @file: called by the engine right
+ * before it frees a file, once no probe can be using it.
+ */
+void trace_filter_file_free(struct trace_event_file *file) __attribute__((__weak__));
+/*
  * trace_events_trigger.c: an instance is being destroyed (called by
  * trace_array_destroy() once no probe can run for it, before its files
  * are freed): its triggers and its snapshot buffer go.
@@ -204,6 +220,7 @@ int trace_event_notifier_register(void (*fn)(struct trace_event_call *call, int 
 /* trace.c: the saved_cmdlines ("PID COMM") and saved_tgids ("PID TGID") texts. */
 void trace_print_saved_cmdlines(struct trace_seq *s);
 void trace_print_saved_tgids(struct trace_seq *s);
+int trace_find_tgid(int pid);
 
 /* trace_events.c: the record-cmd option of the top level. */
 void trace_set_record_cmd(bool on);
@@ -212,6 +229,8 @@ int trace_current_tid(void);
 /* trace_marker.c: the text of ftrace:print and ftrace:raw_data records. */
 struct trace_seq;
 int trace_ftrace_print(struct trace_seq *s, const void *rec, unsigned int len);
+int trace_ftrace_print_raw(struct trace_seq *s, const void *rec, unsigned int len);
+int trace_ftrace_print_msg(struct trace_seq *s, const void *rec, unsigned int len);
 /* trace_stack.c: the text of an ftrace:kernel_stack record (stacktrace trigger). */
 #define TRACE_STACK_ID		4
 int trace_stack_print(struct trace_seq *s, const void *rec, unsigned int len);

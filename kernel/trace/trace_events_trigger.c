@@ -40,14 +40,6 @@
 #include "trace_filter.h"
 #include "trace_trigger.h"
 
-/*
- * The filter compiler (trace_events_filter.c) is not in every build of
- * this branch yet: weak, and a condition is refused without it.
- */
-#pragma weak event_filter_compile
-#pragma weak event_filter_match
-#pragma weak event_filter_free
-
 #ifndef noinline
 # define noinline	__attribute__((__noinline__))
 #endif
@@ -64,21 +56,11 @@ static unsigned int nr_trig_files, max_trig_files;
  * Files
  */
 
-static struct trace_array *tr_or_top(struct trace_array *tr)
-{
-	return tr ? tr : trace_array_top_locked();
-}
-
 /* @tr's file of @call, if it has one.  Under the event mutex. */
 static struct trace_event_file *file_lookup(struct trace_array *tr,
 					    struct trace_event_call *call)
 {
-	unsigned int i;
-
-	if (!tr || call->id < TRACE_EVENT_FIRST_ID)
-		return NULL;
-	i = (unsigned int)(call->id - TRACE_EVENT_FIRST_ID);
-	return i < tr->nr_files ? tr->files[i] : NULL;
+	return trace_array_file_locked(tr, call, false);
 }
 
 /*
@@ -159,7 +141,7 @@ void trigger_free(struct event_trigger *t)
 		return;
 	if (t->cmd->free)
 		t->cmd->free(t);
-	if (t->filter && event_filter_free)
+	if (t->filter)
 		event_filter_free(t->filter);
 	free(t->filter_str);
 	free(t);
@@ -417,8 +399,6 @@ int trigger_set_filter(struct event_trigger *t, char *filter)
 		return 0;
 	s = strsep(&filter, " \t");
 	if (strcmp(s, "if") || !filter)
-		return -EINVAL;
-	if (!event_filter_compile)
 		return -EINVAL;
 	errno = EINVAL;
 	f = event_filter_compile(t->file->event_call, filter, NULL, NULL);
@@ -914,22 +894,15 @@ int trace_array_set_trigger(struct trace_array *tr, struct trace_event_call *cal
 	}
 	p.text = strim(text);
 	trace_event_lock();
-	p.tr = tr_or_top(tr);
-	if (!p.tr || !call->priv || (call->flags & TRACE_EVENT_FL_IGNORE_ENABLE)) {
-		ret = p.tr && call->priv ? -EINVAL : -ENOENT;
-		goto out;
-	}
-	/*
-	 * The file is made (in soft mode, so that its probe is attached) for
-	 * the time of the command; a trigger that stays holds its own.
-	 */
-	ret = trace_array_soft_mode(p.tr, call, 1);
-	if (ret)
-		goto out;
-	p.file = file_lookup(p.tr, call);
-	ret = p.file ? process_command(&p, strim(buf)) : -ENOMEM;
-	trace_array_soft_mode(p.tr, call, 0);
-out:
+	p.tr = tr ? tr : trace_array_top_locked();
+	if (!p.tr || !call->priv)
+		ret = p.tr ? -ENOENT : -ENOMEM;
+	else if (call->flags & TRACE_EVENT_FL_IGNORE_ENABLE)
+		ret = -EINVAL;
+	else if (!(p.file = trace_array_file_locked(p.tr, call, true)))
+		ret = -ENOMEM;
+	else
+		ret = process_command(&p, strim(buf));
 	trace_event_unlock();
 	free(buf);
 	free(text);
@@ -948,7 +921,7 @@ void trace_array_print_triggers(struct trace_array *tr, struct trace_event_call 
 	struct event_trigger_list *l;
 
 	trace_event_lock();
-	l = trigger_list(file_lookup(tr_or_top(tr), call));
+	l = trigger_list(file_lookup(tr, call));
 	if (!l || !l->nr) {
 		trace_seq_puts(s, "# Available triggers:\n#");
 		for (size_t i = 0; i < NR_TRIGGER_COMMANDS; i++)
@@ -971,7 +944,7 @@ void trace_array_trigger_truncate(struct trace_array *tr, struct trace_event_cal
 	struct trace_event_file *file;
 
 	trace_event_lock();
-	file = file_lookup(tr_or_top(tr), call);
+	file = file_lookup(tr, call);
 	for (size_t i = 0; file && i < NR_TRIGGER_COMMANDS; i++)
 		if (trigger_commands[i]->unreg_all)
 			trigger_commands[i]->unreg_all(file);

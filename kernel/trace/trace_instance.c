@@ -45,7 +45,7 @@ const char *const trace_option_names[] = {
 	NULL
 };
 
-static const unsigned long trace_option_defaults = 0
+const unsigned long trace_option_defaults = 0
 #define TRACE_OPTION(sym, name, on)	| ((unsigned long)(on) << TRACE_OPT_##sym)
 	TRACE_OPTIONS
 #undef TRACE_OPTION
@@ -375,8 +375,11 @@ int trace_array_destroy(struct trace_array *tr)
 	tracepoint_synchronize_unregister();
 	if (trace_triggers_instance_gone)
 		trace_triggers_instance_gone(tr);
-	for (i = 0; i < tr->nr_files; i++)
+	for (i = 0; i < tr->nr_files; i++) {
+		if (tr->files[i] && trace_filter_file_free)
+			trace_filter_file_free(tr->files[i]);
 		free(tr->files[i]);
+	}
 	free(tr->files);
 	free(tr->pids[0]);
 	free(tr->pids[1]);
@@ -448,6 +451,17 @@ struct trace_event_file *trace_top_file_locked(struct trace_event_call *call, bo
 	struct trace_array *tr = trace_array_top_locked();
 
 	if (!tr)
+		return NULL;
+	return create ? get_file(tr, call) : find_file(tr, call);
+}
+
+/* For the filter and trigger code: any instance's file; under the event mutex. */
+struct trace_event_file *trace_array_file_locked(struct trace_array *tr,
+						 struct trace_event_call *call, bool create)
+{
+	if (!tr)
+		tr = trace_array_top_locked();
+	if (!tr || !call->priv)
 		return NULL;
 	return create ? get_file(tr, call) : find_file(tr, call);
 }
@@ -772,6 +786,7 @@ int trace_array_set_clock(struct trace_array *tr, const char *name)
 	trace_event_lock();
 	ring_buffer_set_clock(tr->buffer, tc->read);
 	ring_buffer_reset(tr->buffer);
+	__atomic_store_n(&tr->time_start, ring_buffer_time_stamp(tr->buffer), __ATOMIC_RELAXED);
 	__atomic_store_n(&tr->clock_idx, i, __ATOMIC_RELAXED);
 	trace_event_unlock();
 	return 0;
@@ -782,8 +797,11 @@ void trace_array_clear(struct trace_array *tr, int cpu)
 	tr = tr_or_top(tr);
 	if (!tr)
 		return;
-	if (cpu == RING_BUFFER_ALL_CPUS)
+	if (cpu == RING_BUFFER_ALL_CPUS) {
 		ring_buffer_reset(tr->buffer);
+		__atomic_store_n(&tr->time_start, ring_buffer_time_stamp(tr->buffer),
+				 __ATOMIC_RELAXED);
+	}
 	else if (cpu >= 0 && cpu < tr->nr_cpus)
 		ring_buffer_reset_cpu(tr->buffer, cpu);
 }

@@ -17,6 +17,7 @@ static int cmd_version(int argc, char **argv);
 
 static const struct ustrace_cmd commands[] = {
 	{ "list",	cmd_list,	"list the tracepoints an object defines" },
+	{ "trace-cmd",	cmd_trace_cmd,	"run the stock trace-cmd on a ustrace tracefs" },
 	{ "version",	cmd_version,	"print the version" },
 	{ "help",	cmd_help,	"show this help" },
 };
