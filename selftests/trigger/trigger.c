@@ -444,6 +444,75 @@ static void snapshot_under_load(void)
 	EXPECT_EQ(0, trace_array_destroy(tr));
 }
 
+static void conditions(void)
+{
+	struct trace_array *tr = trace_array_create("t-cond");
+	struct trace_err ferr;
+	char *text;
+
+	ASSERT_TRUE(tr != NULL);
+	EXPECT_EQ(0, trace_array_set_clr_event(tr, "trg_test", "trg_ev", 1));
+	/* The filter text is kept as written after "if" and one blank. */
+	EXPECT_EQ(0, set(tr, ev(), "traceoff if   v == 5"));
+	EXPECT_STREQ("traceoff:unlimited if   v == 5\n", triggers(tr, ev()));
+	EXPECT_EQ(0, set(tr, ev(), "!traceoff"));
+	EXPECT_EQ(0, set(tr, ev(), "traceoff:1 if v == 5"));
+	EXPECT_EQ(0, set(tr, ev(), "enable_event:trg_test:trg_other:1 if name == \"name\" && v > 2"));
+	EXPECT_EQ(0, set(tr, ev(), "stacktrace if v >= 4"));
+	EXPECT_STREQ("stacktrace:unlimited if v >= 4\n"
+		     "enable_event:trg_test:trg_other:count=1 if name == \"name\" && v > 2\n"
+		     "traceoff:count=1 if v == 5\n", triggers(tr, ev()));
+	/* A condition that does not compile: its errno, nothing logged. */
+	EXPECT_EQ(-EINVAL, set(tr, other(), "traceon if nosuch == 1"));
+	EXPECT_EQ(-EINVAL, set(tr, other(), "traceon if v =="));
+	EXPECT_TRUE(last_err.loc == NULL);
+	EXPECT_STREQ(help, triggers(tr, other()));
+
+	/* The event's own filter rejects v == 5, its triggers still see it. */
+	EXPECT_EQ(0, trace_array_set_filter(tr, ev(), "v != 5", &ferr));
+	for (int v = 1; v <= 6; v++)
+		fire(v);
+	EXPECT_EQ(0, trace_array_tracing_on(tr));
+	EXPECT_STREQ("stacktrace:unlimited if v >= 4\n"
+		     "enable_event:trg_test:trg_other:count=0 if name == \"name\" && v > 2\n"
+		     "traceoff:count=0 if v == 5\n", triggers(tr, ev()));
+	text = trace_text(tr);
+	EXPECT_EQ(1, count(text, "trg_ev: v=4"));
+	EXPECT_EQ(0, count(text, "trg_ev: v=5"));
+	EXPECT_EQ(0, count(text, "v=6"));
+	/* v=4 and v=5: the stack follows the record, kept or not. */
+	EXPECT_EQ(2, count(text, "<stack trace>"));
+	/* trg_other was enabled by v=3, once. */
+	EXPECT_EQ(TRACE_EVENT_SOFT_ENABLED, trace_array_event_state(tr, other()));
+	free(text);
+	EXPECT_EQ(0, trace_array_destroy(tr));
+}
+
+static void snapshot_conditional(void)
+{
+	struct trace_array *tr = trace_array_create("t-snapcond");
+	char *text;
+
+	ASSERT_TRUE(tr != NULL);
+	EXPECT_EQ(0, trace_array_set_clr_event(tr, "trg_test", NULL, 1));
+	EXPECT_EQ(0, set(tr, ev(), "snapshot if v == 2"));
+	EXPECT_STREQ("snapshot:unlimited if v == 2\n", triggers(tr, ev()));
+	fire(1);
+	fire(2);	/* the record was reserved before the swap: in the snapshot */
+	fire(3);
+	text = iter_lines(trace_array_snapshot_iterator_open(tr));
+	EXPECT_EQ(1, count(text, "v=1"));
+	EXPECT_EQ(1, count(text, "v=2"));
+	EXPECT_EQ(0, count(text, "v=3"));
+	free(text);
+	text = trace_text(tr);
+	EXPECT_EQ(0, count(text, "v=1"));
+	EXPECT_EQ(0, count(text, "v=2"));
+	EXPECT_EQ(1, count(text, "v=3"));
+	free(text);
+	EXPECT_EQ(0, trace_array_destroy(tr));
+}
+
 /* ------------------------------------------------------------------ */
 
 static void hist_basic(void)
@@ -504,6 +573,22 @@ static void hist_basic(void)
 	EXPECT_EQ(0, set(tr, ev(), "!hist:keys=v"));
 	EXPECT_EQ(1, count(triggers(tr, ev()), "hist:"));
 	EXPECT_EQ(0, set(tr, ev(), "!hist:keys=v:vals=big:sort=big.descending,v"));
+	EXPECT_STREQ(help, triggers(tr, ev()));
+	/* With a condition: part of what names the histogram. */
+	EXPECT_EQ(0, set(tr, ev(), "hist:keys=v if v < 3"));
+	EXPECT_EQ(0, set(tr, ev(), "hist:keys=v if v >= 3"));
+	EXPECT_EQ(-EEXIST, set(tr, ev(), "hist:keys=v if v < 3"));
+	fire(1);
+	fire(4);
+	fire(4);
+	text = hist(tr, ev());
+	EXPECT_TRUE(strstr(text, "hist:keys=v:vals=hitcount:sort=hitcount:size=2048 if v < 3 [active]\n"
+			   "#\n\n{ v:          1 } hitcount:          1\n") != NULL);
+	EXPECT_TRUE(strstr(text, "hist:keys=v:vals=hitcount:sort=hitcount:size=2048 if v >= 3 [active]\n"
+			   "#\n\n{ v:          4 } hitcount:          2\n") != NULL);
+	free(text);
+	EXPECT_EQ(0, set(tr, ev(), "!hist:keys=v if v < 3"));
+	EXPECT_EQ(0, set(tr, ev(), "!hist:keys=v if v >= 3"));
 	EXPECT_STREQ(help, triggers(tr, ev()));
 	EXPECT_EQ(TRACE_EVENT_DISABLED, trace_array_event_state(tr, ev()));
 	EXPECT_EQ(0, trace_array_destroy(tr));
@@ -730,13 +815,15 @@ static void hist_threads(void)
 int main(void)
 {
 	ksft_print_header();
-	ksft_set_plan(13);
+	ksft_set_plan(15);
 	KSFT_RUN(help_and_errors);
 	KSFT_RUN(counts_and_families);
 	KSFT_RUN(traceoff_traceon);
 	KSFT_RUN(soft_mode);
 	KSFT_RUN(stacktrace);
+	KSFT_RUN(conditions);
 	KSFT_RUN(snapshot);
+	KSFT_RUN(snapshot_conditional);
 	KSFT_RUN(snapshot_under_load);
 	KSFT_RUN(hist_basic);
 	KSFT_RUN(hist_modifiers);
