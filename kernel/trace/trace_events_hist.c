@@ -132,6 +132,8 @@ enum hist_src {
  * @buckets:  .buckets=N
  * @size:     a key's bytes in the compound key (a multiple of 8)
  * @offset:   a key's offset in the compound key
+ * @owned:    @name and @type of an event's field, copied: the event may
+ *            go (dlclose()) while a named histogram it shared lives on
  */
 struct hist_field {
 	unsigned long	flags;
@@ -144,6 +146,7 @@ struct hist_field {
 	unsigned long	buckets;
 	unsigned int	size;
 	unsigned int	offset;
+	char		*owned;
 };
 
 struct hist_sort_key {
@@ -854,13 +857,20 @@ static bool find_field(struct trace_event_call *call, const char *name, struct h
 	const struct trace_event_priv *priv = call->priv;
 
 	for (unsigned int i = 0; priv && i < priv->nr_fields; i++) {
+		size_t n = strlen(f[i].name) + 1;
+
 		if (strcmp(f[i].name, name))
 			continue;
-		hf->type = f[i].type;
+		hf->owned = malloc(n + strlen(f[i].type) + 1);
+		if (!hf->owned)
+			return false;
+		memcpy(hf->owned, f[i].name, n);
+		strcpy(hf->owned + n, f[i].type);
+		hf->name = hf->owned;
+		hf->type = hf->owned + n;
 		hf->foff = priv->offsets[i];
 		hf->fsize = (unsigned int)f[i].size;
 		hf->is_signed = f[i].is_signed;
-		hf->name = f[i].name;
 		return true;
 	}
 	for (unsigned int i = 0; i < sizeof(common) / sizeof(common[0]); i++) {
@@ -993,6 +1003,10 @@ static int parse_atom(struct hist_parse *hp, const char *field_str, unsigned lon
 bad:
 	hist_err(hp, HIST_ERR_BAD_FIELD_MODIFIER, modifier);
 out:
+	if (err) {
+		free(hf->owned);
+		hf->owned = NULL;
+	}
 	free(str);
 	return err;
 }
@@ -1017,13 +1031,15 @@ static int create_val_fields(struct hist_parse *hp, struct hist_data *hd)
 		err = parse_atom(hp, field_str, 0, hf);
 		if (err)
 			return err;
-		if (hf->flags & (HIST_FL_BUCKET | HIST_FL_LOG2 | HIST_FL_SYM | HIST_FL_SYM_OFFSET)) {
+		if (hf->flags & (HIST_FL_BUCKET | HIST_FL_LOG2 | HIST_FL_SYM | HIST_FL_SYM_OFFSET))
 			hist_err(hp, HIST_ERR_BAD_FIELD_MODIFIER, field_str);
+		/* ... and a sum of string addresses means nothing. */
+		if (hf->flags & (HIST_FL_BUCKET | HIST_FL_LOG2 | HIST_FL_SYM | HIST_FL_SYM_OFFSET |
+				 HIST_FL_STRING)) {
+			free(hf->owned);
+			hf->owned = NULL;
 			return -EINVAL;
 		}
-		/* A sum of string addresses means nothing. */
-		if (hf->flags & HIST_FL_STRING)
-			return -EINVAL;
 		hd->n_vals++;
 		hd->n_fields++;
 		j++;
@@ -1064,10 +1080,10 @@ static int create_key_fields(struct hist_parse *hp, struct hist_data *hd)
 		hf->size = (size + 7) & ~7u;
 		hf->offset = hd->key_size;
 		hd->key_size += hf->size;
-		if (hd->key_size > HIST_KEY_SIZE_MAX)
-			return -EINVAL;
 		hd->n_keys++;
 		hd->n_fields++;
+		if (hd->key_size > HIST_KEY_SIZE_MAX)
+			return -EINVAL;
 	}
 	return fields_str ? -EINVAL : 0;
 }
@@ -1236,6 +1252,8 @@ static void hist_data_free(struct hist_data *hd)
 {
 	if (!hd)
 		return;
+	for (unsigned int i = 0; i < hd->n_fields; i++)
+		free(hd->fields[i].owned);
 	hist_map_free(hd->map);
 	free(hd->name);
 	free(hd->clock);
@@ -1461,7 +1479,7 @@ static int hist_register(struct hist_parse *hp, struct hist_data *hd, struct eve
  * the filter starts at an "if" with blanks on both sides.
  * Return: 0 or -EINVAL; *@filterp NULL when there is none.
  */
-static int hist_split_filter(char *pf, char **paramp, char **filterp)
+int hist_split_filter(char *pf, char **paramp, char **filterp)
 {
 	char *p = pf;
 
@@ -1528,7 +1546,7 @@ static int hist_parse(const struct event_command *cmd, struct trigger_parse *p)
 		err = -ENOMEM;
 		goto out;
 	}
-	err = trigger_set_filter(t, filter);
+	err = trigger_set_filter(p, t, filter);
 	if (err)
 		goto out_free;
 	if (p->remove) {

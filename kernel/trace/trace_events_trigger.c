@@ -390,7 +390,7 @@ static int parse_num(char *param, struct event_trigger *t)
  * kernel's set_trigger_filter() with set_str false).  The text kept is
  * what follows "if" and one separator, spaces and all.
  */
-int trigger_set_filter(struct event_trigger *t, char *filter)
+int trigger_set_filter(struct trigger_parse *p, struct event_trigger *t, char *filter)
 {
 	struct event_filter *f;
 	char *s;
@@ -400,10 +400,18 @@ int trigger_set_filter(struct event_trigger *t, char *filter)
 	s = strsep(&filter, " \t");
 	if (strcmp(s, "if") || !filter)
 		return -EINVAL;
-	errno = EINVAL;
-	f = event_filter_compile(t->file->event_call, filter, NULL, NULL);
-	if (!f)
-		return errno ? -errno : -EINVAL;
+	if (p->pre_expr && !strcmp(p->pre_expr, filter)) {
+		/* Compiled before the event mutex: see struct trigger_parse. */
+		f = p->pre_filter;
+		p->pre_filter = NULL;
+		if (!f)
+			return -p->pre_errno;
+	} else {
+		errno = EINVAL;
+		f = event_filter_compile(t->file->event_call, filter, NULL, NULL);
+		if (!f)
+			return errno ? -errno : -EINVAL;
+	}
 	t->filter_str = strdup(filter);
 	if (!t->filter_str) {
 		event_filter_free(f);
@@ -498,7 +506,7 @@ static int generic_parse(const struct event_command *cmd, struct trigger_parse *
 		return -ENOMEM;
 	err = parse_num(param, t);
 	if (!err)
-		err = trigger_set_filter(t, filter);
+		err = trigger_set_filter(p, t, filter);
 	if (!err && cmd->type == ETT_SNAPSHOT) {
 		/* As register_snapshot_trigger(): allocated before the check. */
 		err = trace_snapshot_alloc_locked(p->file->tr,
@@ -506,11 +514,8 @@ static int generic_parse(const struct event_command *cmd, struct trigger_parse *
 	}
 	if (!err && find_same(p->file, t))
 		err = -EEXIST;
-	if (!err) {
-		if (cmd->type == ETT_STACKTRACE)
-			trace_stack_prepare();
+	if (!err)
 		err = trigger_register(t, false);
-	}
 	if (err) {
 		t->data = NULL;
 		trigger_free(t);
@@ -683,7 +688,7 @@ static int enable_parse(const struct event_command *cmd, struct trigger_parse *p
 	}
 	err = parse_num(param, t);
 	if (!err)
-		err = trigger_set_filter(t, filter);
+		err = trigger_set_filter(p, t, filter);
 	if (!err && find_same(p->file, t))
 		err = -EEXIST;
 	if (!err)
@@ -836,8 +841,8 @@ static char *strim(char *s)
 	return s;
 }
 
-/* Under the event mutex. */
-static int process_command(struct trigger_parse *p, char *buf)
+/* Split @buf as the kernel's trigger_process_regex(); its command, or NULL. */
+static const struct event_command *split_command(struct trigger_parse *p, char *buf)
 {
 	char *command, *next;
 
@@ -854,8 +859,55 @@ static int process_command(struct trigger_parse *p, char *buf)
 	p->param_and_filter = next;
 	for (size_t i = 0; i < NR_TRIGGER_COMMANDS; i++)
 		if (!strcmp(trigger_commands[i]->name, p->cmd))
-			return trigger_commands[i]->parse(trigger_commands[i], p);
-	return -EINVAL;
+			return trigger_commands[i];
+	return NULL;
+}
+
+/*
+ * Before the event mutex: compile the condition the command will ask
+ * for (trigger_set_filter() takes it), and load what stack traces need.
+ */
+static void prepare_command(struct trigger_parse *p, struct trace_event_call *call,
+			    const char *cmd)
+{
+	struct trigger_parse tmp = { 0 };
+	const struct event_command *c;
+	char *buf = strdup(cmd), *param, *filter = NULL, *s;
+	int err;
+
+	if (!buf)
+		return;
+	if (strstr(buf, "stacktrace"))
+		trace_stack_prepare();
+	c = split_command(&tmp, strim(buf));
+	if (!c || !tmp.param_and_filter)
+		goto out;
+	if (c->type == ETT_EVENT_HIST)
+		err = hist_split_filter(tmp.param_and_filter, &param, &filter);
+	else
+		err = separate_filter(tmp.param_and_filter, &param, &filter,
+				      c->parse == enable_parse);
+	if (err || !filter)
+		goto out;
+	s = strsep(&filter, " \t");
+	if (strcmp(s, "if") || !filter)
+		goto out;
+	p->pre_expr = strdup(filter);
+	if (!p->pre_expr)
+		goto out;
+	errno = EINVAL;
+	p->pre_filter = event_filter_compile(call, filter, NULL, NULL);
+	p->pre_errno = p->pre_filter ? 0 : errno ? errno : EINVAL;
+out:
+	free(buf);
+}
+
+/* Under the event mutex. */
+static int process_command(struct trigger_parse *p, char *buf)
+{
+	const struct event_command *c = split_command(p, buf);
+
+	return c ? c->parse(c, p) : -EINVAL;
 }
 
 /**
@@ -893,6 +945,7 @@ int trace_array_set_trigger(struct trace_array *tr, struct trace_event_call *cal
 		return -ENOMEM;
 	}
 	p.text = strim(text);
+	prepare_command(&p, call, cmd);
 	trace_event_lock();
 	p.tr = tr ? tr : trace_array_top_locked();
 	if (!p.tr || !call->priv)
@@ -904,6 +957,9 @@ int trace_array_set_trigger(struct trace_array *tr, struct trace_event_call *cal
 	else
 		ret = process_command(&p, strim(buf));
 	trace_event_unlock();
+	if (p.pre_filter)
+		event_filter_free(p.pre_filter);
+	free(p.pre_expr);
 	free(buf);
 	free(text);
 	return ret;

@@ -176,10 +176,13 @@ void trace_stack_record(struct trace_buffer *buffer, const void *after)
 /* ------------------------------------------------------------------
  * Names, when the trace is read
  *
- * The object of an address comes from the dynamic linker (dladdr1(): its
- * load bias and file), its name from the object's symbol table (.symtab,
- * or .dynsym when stripped), mapped from the file.  /proc/self/maps would
- * not do: patching jump labels splits the text mappings.
+ * The object of an address comes from the dynamic linker (its load bias
+ * and file, from _dl_find_object(), which takes no lock: the text may be
+ * printed under the event mutex, which a constructor running inside
+ * dlopen() - under the loader's lock - may be waiting for), its name from
+ * the object's symbol table (.symtab, or .dynsym when stripped), mapped
+ * from the file.  /proc/self/maps would not do: patching jump labels
+ * splits the text mappings.
  */
 
 struct elf_sym {
@@ -322,16 +325,16 @@ static pthread_mutex_t sym_lock = PTHREAD_MUTEX_INITIALIZER;
  */
 static void sym_lookup(struct sym_cache_entry *e, unsigned long ip)
 {
-	struct link_map *lm = NULL;
+	struct dl_find_object obj;
+	struct link_map *lm;
 	struct sym_table *t;
-	Dl_info info;
 	uint64_t a;
 	size_t lo = 0, hi;
 
 	e->ip = ip;
 	e->name = NULL;
 	e->offset = e->size = 0;
-	if (!dladdr1((void *)ip, &info, (void **)&lm, RTLD_DL_LINKMAP) || !lm)
+	if (_dl_find_object((void *)ip, &obj) || !(lm = obj.dlfo_link_map))
 		return;
 	t = sym_table_get(lm->l_addr, lm->l_name ? lm->l_name : "");
 	if (!t || !t->nr)

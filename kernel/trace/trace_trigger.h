@@ -67,7 +67,10 @@ struct trigger_ctx {
  * A write to a trigger file, split as the kernel's trigger_process_regex()
  * splits it: "!hist:keys=pid if x" has @glob "!hist", @cmd "hist",
  * @param_and_filter "keys=pid if x".  @text is the whole command as
- * written (white space stripped), @err what to log.
+ * written (white space stripped), @err what to log.  The condition was
+ * compiled before the event mutex was taken (@pre_expr, @pre_filter or
+ * @pre_errno): a filter naming a .function takes the dynamic linker's
+ * lock, which a constructor waiting for the event mutex may hold.
  */
 struct trigger_parse {
 	struct trace_array		*tr;
@@ -78,6 +81,9 @@ struct trigger_parse {
 	char				*param_and_filter;
 	bool				remove;
 	struct trace_err		*err;
+	struct event_filter		*pre_filter;
+	char				*pre_expr;
+	int				pre_errno;
 };
 
 /**
@@ -135,7 +141,7 @@ struct event_trigger_list {
 struct event_trigger *trigger_alloc(const struct event_command *cmd,
 				    struct trace_event_file *file, void *data);
 void trigger_free(struct event_trigger *t);
-int trigger_set_filter(struct event_trigger *t, char *filter);
+int trigger_set_filter(struct trigger_parse *p, struct event_trigger *t, char *filter);
 int trigger_register(struct event_trigger *t, bool tail);
 void trigger_unregister(struct event_trigger *t);
 struct event_trigger_list *trigger_list(struct trace_event_file *file);
@@ -151,6 +157,7 @@ extern const struct event_command trigger_hist_cmd;
 extern const struct event_command trigger_hist_enable_cmd;
 extern const struct event_command trigger_hist_disable_cmd;
 void hist_pause_all(struct trace_event_file *file, bool pause);
+int hist_split_filter(char *pf, char **paramp, char **filterp);
 
 /* trace_snapshot.c */
 struct trace_snapshot;

@@ -735,6 +735,7 @@ static void hist_errors(void)
 		{ "hist:keys=v:size=100000000", -EINVAL, NULL, NULL },
 		{ "hist:keys=v:size=0", -EINVAL, NULL, NULL },
 		{ "hist:keys=v,big,name,who", -EINVAL, NULL, NULL },
+		{ "hist:keys=who,who", -EINVAL, NULL, NULL },
 		{ "hist:keys=v:vals=big,big,big", -EINVAL, NULL, NULL },
 		{ "hist:keys=v:bogus", -EINVAL, NULL, NULL },
 		{ "hist:keys=v:x=big", -EINVAL, "Couldn't create or find variable", "x=big" },
@@ -812,10 +813,37 @@ static void hist_threads(void)
 	EXPECT_EQ(0, trace_array_destroy(tr));
 }
 
+/* An event goes (its object is unloaded): its triggers, and those on it. */
+static void event_removed(void)
+{
+	struct trace_array *tr = trace_array_create("t-removed");
+	struct trace_event_call *o = other();
+	char *text;
+
+	ASSERT_TRUE(tr != NULL && o != NULL);
+	EXPECT_EQ(0, set(tr, ev(), "enable_event:trg_test:trg_other"));
+	EXPECT_EQ(0, set(tr, o, "traceon"));
+	EXPECT_EQ(0, set(tr, o, "hist:name=kept:keys=v"));
+	EXPECT_EQ(0, set(tr, ev(), "hist:name=kept:keys=v"));
+	trace_trg_other(1);
+	EXPECT_EQ(0, trace_remove_event_call(o));
+	/* The histogram they shared lives on with the other event. */
+	EXPECT_STREQ("hist:name=kept:keys=v:vals=hitcount:sort=hitcount:size=2048 [active]\n",
+		     triggers(tr, ev()));
+	fire(1);
+	text = hist(tr, ev());
+	EXPECT_TRUE(strstr(text, "{ v:          1 } hitcount:          2\n") != NULL);
+	free(text);
+	EXPECT_EQ(0, trace_add_event_call(o));
+	EXPECT_STREQ(help, triggers(tr, o));
+	EXPECT_EQ(TRACE_EVENT_DISABLED, trace_array_event_state(tr, o));
+	EXPECT_EQ(0, trace_array_destroy(tr));
+}
+
 int main(void)
 {
 	ksft_print_header();
-	ksft_set_plan(15);
+	ksft_set_plan(16);
 	KSFT_RUN(help_and_errors);
 	KSFT_RUN(counts_and_families);
 	KSFT_RUN(traceoff_traceon);
@@ -831,5 +859,6 @@ int main(void)
 	KSFT_RUN(hist_named);
 	KSFT_RUN(hist_errors);
 	KSFT_RUN(hist_threads);
+	KSFT_RUN(event_removed);
 	ksft_finished();
 }
