@@ -262,13 +262,19 @@ static uint64_t *hist_sums(unsigned char *elt)
 	return (uint64_t *)elt;
 }
 
-/* FNV-1a over the key, then mixed: never 0, which marks a free slot. */
+/*
+ * A word at a time (keys are whole 64-bit words), multiplied and folded:
+ * never 0, which marks a free slot.
+ */
 static uint32_t hist_hash(const unsigned char *key, unsigned int size)
 {
-	uint64_t h = 0xcbf29ce484222325ull;
+	uint64_t h = 0x9e3779b97f4a7c15ull, w;
 
-	for (unsigned int i = 0; i < size; i++)
-		h = (h ^ key[i]) * 0x100000001b3ull;
+	for (unsigned int i = 0; i < size; i += 8) {
+		memcpy(&w, key + i, 8);
+		h = (h ^ w) * 0xff51afd7ed558ccdull;
+		h ^= h >> 32;
+	}
 	h ^= h >> 29;
 	return (uint32_t)(h ^ (h >> 32)) | 1;
 }

@@ -673,6 +673,17 @@ static void hist_control(void)
 	trace_array_trigger_truncate(tr, other());
 	EXPECT_STREQ("traceon:unlimited\n", triggers(tr, ev()));
 	EXPECT_STREQ(help, triggers(tr, other()));
+
+	/* common_timestamp switches the instance to the histogram's clock. */
+	EXPECT_EQ(0, trace_array_set_clock(tr, "mono"));
+	EXPECT_EQ(0, set(tr, other(), "hist:keys=cpu:vals=common_timestamp.usecs"));
+	EXPECT_STREQ("hist:keys=common_cpu:vals=hitcount,common_timestamp.usecs:sort=hitcount:"
+		     "size=2048:clock=global [active]\n", triggers(tr, other()));
+	EXPECT_EQ(1, trace_array_clock(tr));	/* "global" */
+	trace_trg_other(0);
+	text = hist(tr, other());
+	EXPECT_TRUE(strstr(text, "{ common_cpu: ") && strstr(text, "  common_timestamp: "));
+	free(text);
 	EXPECT_EQ(0, trace_array_destroy(tr));
 }
 
