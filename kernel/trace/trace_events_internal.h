@@ -196,6 +196,11 @@ unsigned int trace_triggers_post(struct trace_event_file *file, const void *rec,
 void trace_triggers_post_commit(struct trace_event_file *file, unsigned int tt)
 	__attribute__((__weak__));
 /*
+ * The buffer a record goes to when its own refuses it (recording off,
+ * full) but triggers need it, or NULL: never read, discarded at commit.
+ */
+struct trace_buffer *trace_triggers_temp_buffer(void) __attribute__((__weak__));
+/*
  * Frees what the filter code hung on @file: called by the engine right
  * before it frees a file, once no probe can be using it.
  */

@@ -52,6 +52,24 @@
 static struct trace_event_file **trig_files;
 static unsigned int nr_trig_files, max_trig_files;
 
+/*
+ * The kernel's temp_buffer: where a record goes when its buffer refuses
+ * it (recording off, full) and triggers need it.  Made with the first
+ * trigger, never freed; nobody reads it.
+ */
+static struct trace_buffer *temp_buffer;
+
+/**
+ * trace_triggers_temp_buffer - the scratch buffer of records for triggers
+ *
+ * Return: the buffer, or NULL before any trigger was set.
+ * Context: the probe.
+ */
+struct trace_buffer *trace_triggers_temp_buffer(void)
+{
+	return __atomic_load_n(&temp_buffer, __ATOMIC_ACQUIRE);
+}
+
 /* ------------------------------------------------------------------
  * Files
  */
@@ -206,6 +224,14 @@ int trigger_register(struct event_trigger *t, bool tail)
 	unsigned int n = old ? old->nr : 0, j = 0;
 	int err;
 
+	if (!temp_buffer) {
+		struct trace_buffer *b = ring_buffer_alloc(1, RB_FL_OVERWRITE);
+
+		if (!b)
+			return -ENOMEM;
+		/* Pairs with the acquire in trace_triggers_temp_buffer(). */
+		__atomic_store_n(&temp_buffer, b, __ATOMIC_RELEASE);
+	}
 	if (!n) {
 		err = trace_array_soft_mode(file->tr, file->event_call, 1);
 		if (err)

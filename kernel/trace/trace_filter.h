@@ -98,7 +98,10 @@ void trace_array_print_system_filter(struct trace_array *tr, const char *system,
 /*
  * A write to an event's trigger file: "CMD[:ARGS][:N] [if FILTER]",
  * "!CMD..." removes.  Return: 0, -EINVAL (bad command: nothing changed;
- * @err filled for hist errors), -EEXIST, -ENOENT, -ENOMEM.
+ * @err filled for hist errors), -EEXIST, -ENOENT, -ERANGE, -ENOMEM, or
+ * the filter's errno for a bad condition.  @err->loc is thread-local
+ * storage, valid until the thread's next call.  Call it without the
+ * event mutex held: a condition may need the dynamic linker's lock.
  */
 int trace_array_set_trigger(struct trace_array *tr, struct trace_event_call *call,
 			    const char *cmd, struct trace_err *err);

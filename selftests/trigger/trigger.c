@@ -462,6 +462,30 @@ static void conditions(void)
 	EXPECT_STREQ("stacktrace:unlimited if v >= 4\n"
 		     "enable_event:trg_test:trg_other:count=1 if name == \"name\" && v > 2\n"
 		     "traceoff:count=1 if v == 5\n", triggers(tr, ev()));
+	/*
+	 * Tracing off: a condition still sees the records (the kernel's
+	 * temp_buffer), which are not kept.
+	 */
+	EXPECT_EQ(0, set(tr, other(), "traceon if v == 3"));
+	EXPECT_EQ(0, set(tr, other(), "hist:keys=v"));
+	EXPECT_EQ(0, trace_array_set_clr_event(tr, "trg_test", "trg_other", 1));
+	trace_array_set_tracing_on(tr, 0);
+	trace_trg_other(2);
+	EXPECT_EQ(0, trace_array_tracing_on(tr));
+	trace_trg_other(3);
+	EXPECT_EQ(1, trace_array_tracing_on(tr));
+	trace_trg_other(4);
+	text = trace_text(tr);
+	EXPECT_STREQ("trg_other: v=4\n", strstr(text, "trg_other: "));
+	free(text);
+	text = hist(tr, other());
+	EXPECT_TRUE(strstr(text, "    Hits: 3\n    Entries: 3\n") != NULL);
+	free(text);
+	trace_array_trigger_truncate(tr, other());
+	EXPECT_EQ(0, set(tr, other(), "!traceon"));
+	EXPECT_EQ(0, trace_array_set_clr_event(tr, "trg_test", "trg_other", 0));
+	trace_array_clear(tr, RING_BUFFER_ALL_CPUS);
+
 	/* A condition that does not compile: its errno, nothing logged. */
 	EXPECT_EQ(-EINVAL, set(tr, other(), "traceon if nosuch == 1"));
 	EXPECT_EQ(-EINVAL, set(tr, other(), "traceon if v =="));
