@@ -266,9 +266,14 @@ static inline u32 rb_reserved_size(const u32 *ev)
  * Addresses
  */
 
+/*
+ * Acquire: a snapshot swap (trace_snapshot.c) may have just given the
+ * buffer pages set up by another thread; pairs with its release stores.
+ * A plain load on x86.
+ */
 static inline char *rb_cpu_base(const struct trace_buffer *buffer)
 {
-	return __atomic_load_n(&buffer->cpu_base, __ATOMIC_RELAXED);
+	return __atomic_load_n(&buffer->cpu_base, __ATOMIC_ACQUIRE);
 }
 
 static inline char *rb_region(const struct trace_buffer *buffer, unsigned int cpu)
@@ -381,7 +386,7 @@ static inline struct ring_buffer_per_cpu *rb_cpu_buffer(struct trace_buffer *buf
 		errno = EINVAL;
 		return NULL;
 	}
-	return &__atomic_load_n(&buffer->cpus, __ATOMIC_RELAXED)[cpu];
+	return &__atomic_load_n(&buffer->cpus, __ATOMIC_ACQUIRE)[cpu];
 }
 
 /* ------------------------------------------------------------------

@@ -663,7 +663,7 @@ static void enable_func(struct event_trigger *t, const struct trigger_ctx *ctx)
 	disabled = __atomic_load_n(&target->flags, __ATOMIC_RELAXED) &
 		   EVENT_FILE_FL_SOFT_DISABLED;
 	/* A counted trigger skips an event already in the state it wants. */
-	if (t->count != -1 && ed->enable == !disabled)
+	if (__atomic_load_n(&t->count, __ATOMIC_RELAXED) != -1 && ed->enable == !disabled)
 		return;
 	if (!trigger_take_count(t))
 		return;

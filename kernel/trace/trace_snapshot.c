@@ -83,12 +83,13 @@ static u32 ring_pages(struct trace_buffer *buffer, unsigned int cpu)
 			       __ATOMIC_RELAXED);
 }
 
+/* Release: pairs with the acquire loads of rb_cpu_base() and rb_cpu_buffer(). */
 static void swap_ptr(char **a, char **b)
 {
 	char *t = *a;
 
-	__atomic_store_n(a, *b, __ATOMIC_RELAXED);
-	__atomic_store_n(b, t, __ATOMIC_RELAXED);
+	__atomic_store_n(a, *b, __ATOMIC_RELEASE);
+	__atomic_store_n(b, t, __ATOMIC_RELEASE);
 }
 
 /*
@@ -120,8 +121,8 @@ static int rb_swap_pages(struct trace_buffer *main, struct trace_buffer *snap, b
 	if (!err) {
 		swap_ptr(&main->cpu_base, &snap->cpu_base);
 		cpus = main->cpus;
-		__atomic_store_n(&main->cpus, snap->cpus, __ATOMIC_RELAXED);
-		__atomic_store_n(&snap->cpus, cpus, __ATOMIC_RELAXED);
+		__atomic_store_n(&main->cpus, snap->cpus, __ATOMIC_RELEASE);
+		__atomic_store_n(&snap->cpus, cpus, __ATOMIC_RELEASE);
 		map = main->map, main->map = snap->map, snap->map = map;
 		size = main->map_size, main->map_size = snap->map_size, snap->map_size = size;
 		fd = main->memfd, main->memfd = snap->memfd, snap->memfd = fd;

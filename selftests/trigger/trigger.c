@@ -848,6 +848,106 @@ static void hist_threads(void)
 	EXPECT_EQ(0, trace_array_destroy(tr));
 }
 
+/* Triggers come and go while threads fire the events. */
+static void *churn_thread(void *p)
+{
+	int *stop = p;
+
+	for (int i = 0; !__atomic_load_n(stop, __ATOMIC_RELAXED); i++) {
+		fire(i % 7);
+		trace_trg_other(i % 5);
+	}
+	return NULL;
+}
+
+static void churn(void)
+{
+	static const char *const cmds[] = {
+		"traceon", "traceoff:3 if v > 2", "stacktrace:2", "snapshot if v == 1",
+		"enable_event:trg_test:trg_other:1", "disable_event:trg_test:trg_other",
+		"hist:keys=v:vals=big", "hist:keys=who,common_pid.execname if v < 4",
+		"hist:keys=stacktrace:size=128", "hist:name=churn:keys=v",
+		"enable_hist:trg_test:trg_other", "hist:keys=v:vals=big:clear",
+	};
+	struct trace_array *tr = trace_array_create("t-churn");
+	pthread_t th[3];
+	int stop = 0;
+	char cmd[128];
+	char *text;
+
+	ASSERT_TRUE(tr != NULL);
+	EXPECT_EQ(0, trace_array_set_clr_event(tr, "trg_test", NULL, 1));
+	for (int i = 0; i < 3; i++)
+		pthread_create(&th[i], NULL, churn_thread, &stop);
+	for (int round = 0; round < 10; round++) {
+		for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+			set(tr, (i + round) & 1 ? other() : ev(), cmds[i]);
+		trace_array_set_tracing_on(tr, 1);
+		text = hist(tr, ev());
+		free(text);
+		for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+			snprintf(cmd, sizeof(cmd), "!%s", cmds[i]);
+			set(tr, (i + round) & 1 ? other() : ev(), cmd);
+		}
+		trace_array_trigger_truncate(tr, ev());
+		trace_array_trigger_truncate(tr, other());
+	}
+	__atomic_store_n(&stop, 1, __ATOMIC_RELAXED);
+	for (int i = 0; i < 3; i++)
+		pthread_join(th[i], NULL);
+	EXPECT_STREQ(help, triggers(tr, ev()));
+	EXPECT_STREQ(help, triggers(tr, other()));
+	EXPECT_EQ(0, trace_array_destroy(tr));
+}
+
+/*
+ * Commands made of the language's pieces, put together at random: none
+ * may crash, leak or leave a trigger file it cannot print.
+ */
+static void random_commands(void)
+{
+	static const char *const pieces[] = {
+		"hist", "!hist", "traceon", "traceoff", "snapshot", "stacktrace",
+		"enable_event", "disable_event", "enable_hist", "!traceon", ":", ":",
+		":", "keys=", "vals=", "values=", "sort=", "size=", "name=n", "clock=",
+		"v", "big", "name", "who", "common_pid", "cpu", "stacktrace",
+		"common_timestamp", ".hex", ".sym", ".sym-offset", ".execname",
+		".log2", ".buckets=", ".percent", ".graph", ".usecs", ".descending",
+		",", ",", "=", " if ", "if", " ", "\t", "0", "1", "7", "0x10",
+		"99999999999999999999", "-1", "trg_test", "trg_other", "trg_ev",
+		"v == 1", "&&", "||", "(", ")", "\"", "pause", "cont", "clear",
+		"onmax(", "$x", "a+b", "%", "\n", "hitcount",
+	};
+	struct trace_array *tr = trace_array_create("t-random");
+	unsigned int seed = 12345;
+	char cmd[256];
+
+	ASSERT_TRUE(tr != NULL);
+	for (int n = 0; n < 5000; n++) {
+		size_t len = 0;
+		int k = 1 + (int)(rand_r(&seed) % 8);
+
+		cmd[0] = '\0';
+		for (int i = 0; i < k; i++) {
+			const char *p = pieces[rand_r(&seed) % (sizeof(pieces) / sizeof(pieces[0]))];
+
+			if (len + strlen(p) + 1 >= sizeof(cmd))
+				break;
+			strcpy(cmd + len, p);
+			len += strlen(p);
+		}
+		set(tr, n & 1 ? ev() : other(), cmd);
+		if (n % 64 == 0) {
+			fire(n);
+			trace_trg_other(n);
+			triggers(tr, ev());
+			free(hist(tr, ev()));
+		}
+	}
+	trace_array_set_tracing_on(tr, 1);
+	EXPECT_EQ(0, trace_array_destroy(tr));
+}
+
 /* An event goes (its object is unloaded): its triggers, and those on it. */
 static void event_removed(void)
 {
@@ -878,7 +978,7 @@ static void event_removed(void)
 int main(void)
 {
 	ksft_print_header();
-	ksft_set_plan(16);
+	ksft_set_plan(18);
 	KSFT_RUN(help_and_errors);
 	KSFT_RUN(counts_and_families);
 	KSFT_RUN(traceoff_traceon);
@@ -894,6 +994,8 @@ int main(void)
 	KSFT_RUN(hist_named);
 	KSFT_RUN(hist_errors);
 	KSFT_RUN(hist_threads);
+	KSFT_RUN(churn);
+	KSFT_RUN(random_commands);
 	KSFT_RUN(event_removed);
 	ksft_finished();
 }
