@@ -393,7 +393,7 @@ endef
 # inputs go to selftests/fuzz/regress/, which "make check" replays.
 FUZZ_TIME	?= 60
 fuzz:
-	$(Q)MAKE='$(MAKE)' $(srctree)/selftests/fuzz/run.sh '$(CHECK_DIR)/fuzz' '$(FUZZ_TIME)'
+	$(Q)MAKE='$(MAKE)' $(srctree)/scripts/run-fuzz.sh '$(CHECK_DIR)/fuzz' '$(FUZZ_TIME)'
 
 bench: all $(addprefix $(obj),$(BENCH_PROGS))
 	$(call run-tier,bench,$(BENCH_PROGS))

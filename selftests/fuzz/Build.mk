@@ -7,7 +7,8 @@
 #                   part of "make check"
 #   filter-fuzzer   the event filter parser and matcher under libFuzzer;
 #                   built only by "make fuzz" (clang, USTRACE_FUZZ=1),
-#                   which runs it for FUZZ_TIME seconds (run.sh)
+#                   which runs it for FUZZ_TIME seconds
+#                   (scripts/run-fuzz.sh)
 
 fuzz-srcs	:= $(d)/filter_fuzz.c
 

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: LGPL-2.1-or-later
 #
-# make fuzz: run.sh DIR SECONDS
+# make fuzz: scripts/run-fuzz.sh DIR SECONDS
 #
 # Builds each fuzz target with clang under libFuzzer and ASan/UBSan in
 # DIR/libfuzzer, and fuzz-replay (to write the seeds) in DIR/replay; runs
