@@ -11,3 +11,12 @@
 $(call add-static-prog,$(d)/trg-trigger,$(d)/trigger.c,-lpthread)
 $(call add-cflags,$(d)/trigger.c,-I$(srctree)/$(d))
 TEST_PROGS += $(d)/trg-trigger
+
+#   trigger-fuzzer  the trigger and hist parsers, and what they set, run by
+#                events, under libFuzzer (clang, USTRACE_FUZZ=1): not part
+#                of "make check" (selftests/trigger/trigger_fuzz.c)
+
+ifeq ($(USTRACE_FUZZ),1)
+$(call add-static-prog,$(d)/trigger-fuzzer,$(d)/trigger_fuzz.c,-fsanitize=fuzzer -lpthread)
+$(call add-cflags,$(d)/trigger_fuzz.c,-I$(srctree)/$(d))
+endif
