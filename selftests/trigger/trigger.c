@@ -109,6 +109,17 @@ static void fire(int v)
 	trace_trg_ev(v, (unsigned long long)v * 10, "name", "who");
 }
 
+/* A new instance, with the events of trg_test enabled (@event, or all: "*"). */
+static struct trace_array *instance(const char *name, const char *event)
+{
+	struct trace_array *tr = trace_array_create(name);
+
+	if (tr && event && trace_array_set_clr_event(tr, "trg_test",
+						     strcmp(event, "*") ? event : NULL, 1))
+		ksft_print_msg("%s: cannot enable %s\n", name, event);
+	return tr;
+}
+
 static const char help[] =
 	"# Available triggers:\n"
 	"# traceon traceoff snapshot stacktrace enable_event disable_event"
@@ -185,11 +196,10 @@ static void counts_and_families(void)
 
 static void traceoff_traceon(void)
 {
-	struct trace_array *tr = trace_array_create("t-onoff");
+	struct trace_array *tr = instance("t-onoff", "*");
 	char *text;
 
 	ASSERT_TRUE(tr != NULL);
-	EXPECT_EQ(0, trace_array_set_clr_event(tr, "trg_test", NULL, 1));
 	EXPECT_EQ(0, set(tr, ev(), "traceoff:1"));
 	EXPECT_STREQ("traceoff:count=1\n", triggers(tr, ev()));
 	trace_trg_other(1);
@@ -277,11 +287,10 @@ __attribute__((__noinline__)) void trg_stack_caller(void)
 
 static void stacktrace(void)
 {
-	struct trace_array *tr = trace_array_create("t-stack");
+	struct trace_array *tr = instance("t-stack", "trg_ev");
 	char *text, *st;
 
 	ASSERT_TRUE(tr != NULL);
-	EXPECT_EQ(0, trace_array_set_clr_event(tr, "trg_test", "trg_ev", 1));
 	EXPECT_EQ(0, set(tr, ev(), "stacktrace:1"));
 	trg_stack_caller();
 	fire(43);
@@ -403,7 +412,7 @@ static void *snap_writer(void *p)
 
 static void snapshot_under_load(void)
 {
-	struct trace_array *tr = trace_array_create("t-snapload");
+	struct trace_array *tr = instance("t-snapload", "*");
 	struct snap_arg args[3];
 	pthread_t th[3];
 	int stop = 0;
@@ -411,7 +420,6 @@ static void snapshot_under_load(void)
 	char *text;
 
 	ASSERT_TRUE(tr != NULL);
-	EXPECT_EQ(0, trace_array_set_clr_event(tr, "trg_test", NULL, 1));
 	EXPECT_EQ(0, set(tr, ev(), "snapshot"));
 	for (int i = 0; i < 3; i++) {
 		args[i] = (struct snap_arg){ i + 1, &stop, 0 };
@@ -446,12 +454,11 @@ static void snapshot_under_load(void)
 
 static void conditions(void)
 {
-	struct trace_array *tr = trace_array_create("t-cond");
+	struct trace_array *tr = instance("t-cond", "trg_ev");
 	struct trace_err ferr;
 	char *text;
 
 	ASSERT_TRUE(tr != NULL);
-	EXPECT_EQ(0, trace_array_set_clr_event(tr, "trg_test", "trg_ev", 1));
 	/* The filter text is kept as written after "if" and one blank. */
 	EXPECT_EQ(0, set(tr, ev(), "traceoff if   v == 5"));
 	EXPECT_STREQ("traceoff:unlimited if   v == 5\n", triggers(tr, ev()));
@@ -514,11 +521,10 @@ static void conditions(void)
 
 static void snapshot_conditional(void)
 {
-	struct trace_array *tr = trace_array_create("t-snapcond");
+	struct trace_array *tr = instance("t-snapcond", "*");
 	char *text;
 
 	ASSERT_TRUE(tr != NULL);
-	EXPECT_EQ(0, trace_array_set_clr_event(tr, "trg_test", NULL, 1));
 	EXPECT_EQ(0, set(tr, ev(), "snapshot if v == 2"));
 	EXPECT_STREQ("snapshot:unlimited if v == 2\n", triggers(tr, ev()));
 	fire(1);
@@ -869,14 +875,13 @@ static void churn(void)
 		"hist:keys=stacktrace:size=128", "hist:name=churn:keys=v",
 		"enable_hist:trg_test:trg_other", "hist:keys=v:vals=big:clear",
 	};
-	struct trace_array *tr = trace_array_create("t-churn");
+	struct trace_array *tr = instance("t-churn", "*");
 	pthread_t th[3];
 	int stop = 0;
 	char cmd[128];
 	char *text;
 
 	ASSERT_TRUE(tr != NULL);
-	EXPECT_EQ(0, trace_array_set_clr_event(tr, "trg_test", NULL, 1));
 	for (int i = 0; i < 3; i++)
 		pthread_create(&th[i], NULL, churn_thread, &stop);
 	for (int round = 0; round < 10; round++) {
