@@ -260,11 +260,17 @@ static int rec_move_pages(int cpu, bool full)
 	return err;
 }
 
-/* The thread's pass: CPUs whose buffer is at least half full. */
-static void rec_move_half_full(void)
+/*
+ * The thread's pass: CPUs whose buffer is at least half full.
+ * Return: whether it moved pages (the writers are busy: look again soon).
+ */
+static bool rec_move_half_full(void)
 {
+	bool moved = false;
+
 	for (int cpu = 0; cpu < rec.nr_cpus; cpu++) {
 		unsigned long size = ring_buffer_size(rec.buffer, cpu);
+		uint64_t before = rec.cpus[cpu].size;
 
 		if (ring_buffer_bytes_cpu(rec.buffer, cpu) * 2 >= size) {
 			int err = rec_move_pages(cpu, true);
@@ -272,7 +278,9 @@ static void rec_move_half_full(void)
 			if (err)
 				__atomic_store_n(&rec.last_err, -err, __ATOMIC_RELAXED);
 		}
+		moved |= rec.cpus[cpu].size != before;
 	}
+	return moved;
 }
 
 /* per_cpu/cpuN/stats, with "CPU: N" first as trace-cmd stores it. */
@@ -442,12 +450,13 @@ static void rec_wake(void)
 static void *rec_thread_fn(void *arg)
 {
 	struct pollfd pfd = { .fd = rec.wake_fd, .events = POLLIN };
+	bool busy = false;
 	uint64_t val;
 
 	(void)arg;
 	for (;;) {
-		int timeout = rec.cfg.mode == USTRACE_RECORD_PRODUCER_CONSUMER ?
-			      RECORD_POLL_MS : -1;
+		int timeout = rec.cfg.mode != USTRACE_RECORD_PRODUCER_CONSUMER ? -1 :
+			      busy ? 1 : RECORD_POLL_MS;
 
 		if (poll(&pfd, 1, timeout) > 0 && read(rec.wake_fd, &val, sizeof(val)) < 0) {
 			/* Nothing to clear: another read got it. */
@@ -461,8 +470,8 @@ static void *rec_thread_fn(void *arg)
 			if (err)
 				rec_warn("%s: %s", path_buf, strerror(-err));
 		}
-		if (rec.cfg.mode == USTRACE_RECORD_PRODUCER_CONSUMER)
-			rec_move_half_full();
+		busy = rec.cfg.mode == USTRACE_RECORD_PRODUCER_CONSUMER &&
+		       rec_move_half_full();
 		rec_unlock();
 	}
 	return NULL;

@@ -16,7 +16,9 @@ static int cmd_help(int argc, char **argv);
 static int cmd_version(int argc, char **argv);
 
 static const struct ustrace_cmd commands[] = {
-	{ "list",	cmd_list,	"list the tracepoints an object defines" },
+	{ "record",	cmd_record,	"run a program and record its events into a trace.dat" },
+	{ "report",	cmd_report,	"show a trace.dat (trace-cmd report)" },
+	{ "list",	cmd_list,	"list the tracepoints or events an object defines" },
 	{ "version",	cmd_version,	"print the version" },
 	{ "help",	cmd_help,	"show this help" },
 };
