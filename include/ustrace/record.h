@@ -4,7 +4,7 @@
  * with nothing else running: no file system, no daemon, no trace-cmd.
  *
  * Without a line of code, the environment starts it when the program
- * starts (ustrace-record(7) lists the variables):
+ * starts (ustrace_record_start(3) lists the variables):
  *
  *	$ USTRACE_EVENTS=sample_trace USTRACE_OUTPUT=trace.dat ./app
  *	$ trace-cmd report trace.dat

@@ -2,7 +2,7 @@
 /*
  * Zero-setup recording: a program writes its own trace.dat.
  *
- * USTRACE_EVENTS (and the variables of ustrace-record(7)), or
+ * USTRACE_EVENTS (and the variables of ustrace_record_start(3)), or
  * ustrace_record_start(), create an instance of their own (instances/
  * ustrace-record in a tracefs mount), enable the matching events in it as
  * they register, and write the instance's pages into a trace-cmd data file

@@ -14,6 +14,10 @@ Usage:
       prints must be, for each pid in order, the payloads of REPORT.
   compare.py seq REPORT WORKER FIRST LAST
       REPORT's rec_seq events of WORKER are exactly seq=FIRST..LAST.
+  compare.py formats LIST_F DUMP_EVENTS
+      The event formats "ustrace list -F" printed are those of "trace-cmd
+      dump --events" (a recorded file's), but for the IDs, which are given
+      at run time.
 
 Lines that say events were lost ("CPU:N [LOST ...]" in our text, "CPU:N
 [... EVENTS DROPPED]" in trace-cmd's) are left out of the comparison: our
@@ -147,8 +151,36 @@ def cmd_seq(args):
     return 0
 
 
+def formats(path):
+    out = {}
+    cur = []
+    for line in open(path, encoding='utf-8'):
+        if line.startswith('name: '):
+            cur = [line]
+        elif cur:
+            if not line.startswith('ID: '):
+                cur.append(line)
+            if line.startswith('print fmt: '):
+                out[cur[0].strip()] = ''.join(cur)
+                cur = []
+    return out
+
+
+def cmd_formats(args):
+    listed, dumped = formats(args[0]), formats(args[1])
+    if not listed or listed != dumped:
+        for name in sorted(set(listed) | set(dumped)):
+            if listed.get(name) != dumped.get(name):
+                print('# %s:\n#   listed: %r\n#   in the file: %r' % (
+                    name, listed.get(name), dumped.get(name)))
+        return 1
+    print('# %d formats equal' % len(listed))
+    return 0
+
+
 def main(argv):
-    cmds = {'text': cmd_text, 'sample': cmd_sample, 'seq': cmd_seq}
+    cmds = {'text': cmd_text, 'sample': cmd_sample, 'seq': cmd_seq,
+            'formats': cmd_formats}
     if len(argv) < 2 or argv[1] not in cmds:
         print(__doc__, file=sys.stderr)
         return 2

@@ -3,7 +3,7 @@
  * ustrace record - run a program and leave a trace.dat of its events.
  *
  * The program records itself: libustrace, which it is linked with, reads
- * the USTRACE_* variables set here (ustrace-record(7)) before main() and
+ * the USTRACE_* variables set here (ustrace_record_start(3)) before main() and
  * writes the file when the program ends, by exit or by a fatal signal.
  * This command runs it, waits for it, and reads the file back to say what
  * each CPU recorded and lost.
