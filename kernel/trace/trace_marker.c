@@ -104,11 +104,12 @@ int trace_ftrace_print(struct trace_seq *s, const void *rec, unsigned int len)
 	unsigned int i;
 
 	if (ent->type == TRACE_PRINT_ID && len > sizeof(struct print_entry)) {
-		const struct print_entry *p = rec;
-		unsigned int n = len - sizeof(*p);
+		/* Records are 4-byte aligned: no access through the 8-byte struct. */
+		const char *text = (const char *)rec + offsetof(struct print_entry, buf);
+		unsigned int n = len - sizeof(struct print_entry);
 
 		trace_seq_puts(s, "tracing_mark_write: ");
-		trace_seq_putmem(s, p->buf, (unsigned int)strnlen(p->buf, n));
+		trace_seq_putmem(s, text, (unsigned int)strnlen(text, n));
 		return 0;
 	}
 	if (ent->type == TRACE_RAW_DATA_ID && len >= sizeof(struct raw_data_entry)) {
@@ -152,8 +153,9 @@ static void *marker_reserve(struct trace_array *tr, struct ring_buffer_event **e
  */
 ssize_t trace_array_marker_write(struct trace_array *tr, const char *buf, size_t len)
 {
+	const unsigned long ip = TRACE_MARKER_IP;
 	struct ring_buffer_event *event;
-	struct print_entry *p;
+	char *p, *text;
 	size_t n = len < MARKER_MAX_TEXT ? len : MARKER_MAX_TEXT;
 	bool nl;
 
@@ -166,13 +168,15 @@ ssize_t trace_array_marker_write(struct trace_array *tr, const char *buf, size_t
 	if (!len)
 		return 0;
 	nl = buf[n - 1] != '\n';
-	p = marker_reserve(tr, &event, TRACE_PRINT_ID, sizeof(*p) + n + nl + 1);
+	p = marker_reserve(tr, &event, TRACE_PRINT_ID, sizeof(struct print_entry) + n + nl + 1);
 	if (!p)
 		return -EBADF;
-	p->ip = TRACE_MARKER_IP;
-	memcpy(p->buf, buf, n);
+	/* Records are 4-byte aligned: no access through the 8-byte struct. */
+	memcpy(p + offsetof(struct print_entry, ip), &ip, sizeof(ip));
+	text = p + offsetof(struct print_entry, buf);
+	memcpy(text, buf, n);
 	if (nl)
-		p->buf[n] = '\n';
+		text[n] = '\n';
 	ring_buffer_unlock_commit(tr->buffer, event);
 	return (ssize_t)len;
 }

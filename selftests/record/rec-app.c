@@ -38,6 +38,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 
 #include <ustrace/record.h>
@@ -191,10 +192,16 @@ static int parse_mode(const char *s)
 	       USTRACE_RECORD_PRODUCER_CONSUMER;
 }
 
+/* SIGSEGV by a real fault: a write to a page that allows none. */
 static void end_by_signal(int sig)
 {
-	if (sig == SIGSEGV)
-		*(volatile int *)(long)(sig - SIGSEGV) = 1;
+	if (sig == SIGSEGV) {
+		volatile char *page = mmap(NULL, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS,
+					   -1, 0);
+
+		if (page != MAP_FAILED)
+			*page = 1;
+	}
 	raise(sig);
 }
 
