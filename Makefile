@@ -45,6 +45,7 @@
 #	STRESS_PROGS	programs "make stress" runs (with selftests/stress/*.sh)
 #	EXTRA_TARGETS	files of custom rules that "make" builds
 #	SELFTEST_TARGETS files of custom rules that "make selftests" builds
+#	INSTALL_PKGLIBS	files "make install" puts in $(libdir)/ustrace
 #	LIB_SRCS-y	more library sources. kernel/*.c, kernel/*/*.c (but
 #			kernel/arch/) and, on x86_64, kernel/arch/x86/*.c are
 #			always in, unless a fragment names them in
@@ -227,6 +228,7 @@ PROGS		:=
 OBJS		:=
 EXTRA_CFLAGS	:=
 TEST_PROGS	:=
+INSTALL_PKGLIBS	:=
 BENCH_PROGS	:=
 STRESS_PROGS	:=
 INSTALL_PROGS	:=
@@ -475,6 +477,8 @@ install: all $(obj)ustrace.pc $(addprefix $(obj)install-bin/,$(notdir $(INSTALL_
 	$(Q)$(foreach m,$(man-pages),$(INSTALL) -D -m 0644 $(m) $(DESTDIR)$(call man-path,$(m)) &&) :
 	$(Q)$(foreach p,$(INSTALL_PROGS),$(INSTALL) -D -m 0755 $(obj)install-bin/$(notdir $(p)) \
 		$(DESTDIR)$(bindir)/$(notdir $(p)) &&) :
+	$(Q)$(foreach p,$(INSTALL_PKGLIBS),$(INSTALL) -D -m 0755 $(obj)$(p) \
+		$(DESTDIR)$(libdir)/ustrace/$(notdir $(p)) &&) :
 	$(Q)if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ] && command -v ldconfig >/dev/null; then \
 		ldconfig; fi
 
@@ -483,7 +487,8 @@ uninstall:
 	$(Q)rm -f $(addprefix $(DESTDIR)$(libdir)/,libustrace.so libustrace.so.$(SOVERSION) \
 		libustrace.so.$(VERSION) libustrace.a) $(DESTDIR)$(pkgconfigdir)/ustrace.pc \
 		$(foreach m,$(man-pages),$(DESTDIR)$(call man-path,$(m))) \
-		$(addprefix $(DESTDIR)$(bindir)/,$(notdir $(INSTALL_PROGS)))
+		$(addprefix $(DESTDIR)$(bindir)/,$(notdir $(INSTALL_PROGS))) \
+		$(addprefix $(DESTDIR)$(libdir)/ustrace/,$(notdir $(INSTALL_PKGLIBS)))
 	$(Q)rm -rf $(DESTDIR)$(hdr-dir)
 
 # ---------------------------------------------------------------------------

@@ -20,6 +20,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/prctl.h>
+#include <sys/utsname.h>
 
 #include <linux/ring_buffer.h>
 #include <linux/trace.h>
@@ -72,36 +73,68 @@ void trace_save_cmdline(int pid)
 	pthread_mutex_unlock(&cmdline_lock);
 }
 
-/*
- * The saved_cmdlines file: "PID COMM" per saved thread (by slot, as the
- * kernel walks its map), and saved_tgids: "PID TGID".
+/**
+ * trace_for_each_saved_cmdline - call @fn for every saved thread
+ *
+ * In table order (as the kernel walks its map).  @fn runs with the table
+ * locked: it must not record events.
  */
-static void print_saved(struct trace_seq *s, bool tgids)
+void trace_for_each_saved_cmdline(void (*fn)(int pid, int tgid, const char *comm, void *priv),
+				  void *priv)
 {
 	unsigned int i;
 
 	pthread_mutex_lock(&cmdline_lock);
-	for (i = 0; i < SAVED_CMDLINES; i++) {
-		const struct saved_cmdline *sc = &saved_cmdlines[i];
-
-		if (!sc->pid)
-			continue;
-		if (tgids)
-			trace_seq_printf(s, "%d %d\n", sc->pid, sc->tgid);
-		else
-			trace_seq_printf(s, "%d %s\n", sc->pid, sc->comm);
-	}
+	for (i = 0; i < SAVED_CMDLINES; i++)
+		if (saved_cmdlines[i].pid)
+			fn(saved_cmdlines[i].pid, saved_cmdlines[i].tgid,
+			   saved_cmdlines[i].comm, priv);
 	pthread_mutex_unlock(&cmdline_lock);
 }
 
+/* The number of entries of the saved-cmdlines table (saved_cmdlines_size). */
+unsigned int trace_saved_cmdlines_size(void)
+{
+	return SAVED_CMDLINES;
+}
+
+static void print_cmdline(int pid, int tgid, const char *comm, void *priv)
+{
+	(void)tgid;
+	trace_seq_printf(priv, "%d %s\n", pid, comm);
+}
+
+static void print_tgid(int pid, int tgid, const char *comm, void *priv)
+{
+	(void)comm;
+	trace_seq_printf(priv, "%d %d\n", pid, tgid);
+}
+
+/* saved_cmdlines ("PID COMM") and saved_tgids ("PID TGID"), into @s. */
 void trace_print_saved_cmdlines(struct trace_seq *s)
 {
-	print_saved(s, false);
+	trace_for_each_saved_cmdline(print_cmdline, s);
 }
 
 void trace_print_saved_tgids(struct trace_seq *s)
 {
-	print_saved(s, true);
+	trace_for_each_saved_cmdline(print_tgid, s);
+}
+
+/* The saved process id of thread @pid, or 0. */
+int trace_find_tgid(int pid)
+{
+	struct saved_cmdline *sc;
+	int tgid = 0;
+
+	if (pid <= 0)
+		return 0;
+	sc = &saved_cmdlines[(unsigned int)pid % SAVED_CMDLINES];
+	pthread_mutex_lock(&cmdline_lock);
+	if (sc->pid == pid)
+		tgid = sc->tgid;
+	pthread_mutex_unlock(&cmdline_lock);
+	return tgid;
 }
 
 /**
@@ -190,19 +223,99 @@ static void total_entries(struct trace_buffer *buffer, unsigned long *entries,
 	}
 }
 
+#define OPT(opts, name)	(((opts) >> TRACE_OPT_##name) & 1)
+
 /*
- * The legend of the irq-info columns, as print_func_help_header_irq()
- * prints it without record-tgid.
+ * The column legends, as the kernel prints them for each combination of
+ * irq-info and record-tgid (the TGID column widens the irq-info legend
+ * by ten spaces).
  */
-static const char trace_legend[] =
-	"#                                _-----=> irqs-off/BH-disabled\n"
-	"#                               / _----=> need-resched\n"
-	"#                              | / _---=> hardirq/softirq\n"
-	"#                              || / _--=> preempt-depth\n"
-	"#                              ||| / _-=> migrate-disable\n"
-	"#                              |||| /     delay\n"
-	"#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION\n"
-	"#              | |         |   |||||     |         |\n";
+static void print_legend(struct trace_seq *s, unsigned long opts)
+{
+	static const char *const irq_legend[] = {
+		"  _-----=> irqs-off/BH-disabled", " / _----=> need-resched",
+		"| / _---=> hardirq/softirq", "|| / _--=> preempt-depth",
+		"||| / _-=> migrate-disable", "|||| /     delay",
+	};
+	bool tgid = OPT(opts, RECORD_TGID);
+	int pad = tgid ? 12 : 2, i;
+
+	if (!OPT(opts, IRQ_INFO)) {
+		trace_seq_printf(s, "#           TASK-PID    %s CPU#     TIMESTAMP  FUNCTION\n",
+				 tgid ? "   TGID   " : "");
+		trace_seq_printf(s, "#              | |      %s   |         |         |\n",
+				 tgid ? "     |    " : "");
+		return;
+	}
+	for (i = 0; i < 6; i++)
+		trace_seq_printf(s, "#                            %*s%s\n", pad, "",
+				 irq_legend[i]);
+	trace_seq_printf(s, "#           TASK-PID  %.*s CPU#  |||||  TIMESTAMP  FUNCTION\n",
+			 pad, "     TGID   ");
+	trace_seq_printf(s, "#              | |    %.*s   |   |||||     |         |\n",
+			 pad, "       |    ");
+}
+
+static const char lat_legend[] =
+	"#                    _------=> CPU#            \n"
+	"#                   / _-----=> irqs-off/BH-disabled\n"
+	"#                  | / _----=> need-resched    \n"
+	"#                  || / _---=> hardirq/softirq \n"
+	"#                  ||| / _--=> preempt-depth   \n"
+	"#                  |||| / _-=> migrate-disable \n"
+	"#                  ||||| /     delay           \n"
+	"#  cmd     pid     |||||| time  |   caller     \n"
+	"#     \\   /        ||||||  \\    |    /       \n";
+
+/*
+ * The latency-format header (print_trace_header()): the nop tracer has no
+ * latency, no task and no critical section to show; the preemption model
+ * of a program's thread is "preempt".
+ */
+static void print_lat_header(struct trace_seq *s, struct trace_buffer *buffer,
+			     unsigned long opts)
+{
+	unsigned long entries, total;
+	struct utsname uts;
+	int nr = ring_buffer_nr_cpus(buffer);
+
+	total_entries(buffer, &entries, &total);
+	if (uname(&uts))
+		strcpy(uts.release, "unknown");
+	trace_seq_printf(s, "# nop latency trace v1.1.5 on %s\n", uts.release);
+	trace_seq_puts(s, "# -----------------------------------"
+			  "---------------------------------\n");
+	trace_seq_printf(s, "# latency: 0 us, #%lu/%lu, CPU#0 | (M:preempt VP:0, KP:0, SP:0 HP:0"
+			 " #P:%d)\n", entries, total, nr);
+	trace_seq_puts(s, "#    -----------------\n");
+	trace_seq_puts(s, "#    | task: -0 (uid:0 nice:0 policy:0 rt_prio:0)\n");
+	trace_seq_puts(s, "#    -----------------\n");
+	trace_seq_puts(s, "#\n");
+	if (!OPT(opts, VERBOSE))
+		trace_seq_puts(s, lat_legend);
+}
+
+/* The header block of the trace file (s_show(), trace_default_header()). */
+static void print_header(struct trace_seq *s, struct trace_buffer *buffer, unsigned long opts)
+{
+	unsigned long entries, total;
+
+	trace_seq_puts(s, "# tracer: nop\n#\n");
+	if (!OPT(opts, CONTEXT_INFO))
+		return;
+	if (OPT(opts, LATENCY_FMT)) {
+		/* Nothing when the buffer is empty, as the kernel. */
+		if (!ring_buffer_empty(buffer))
+			print_lat_header(s, buffer, opts);
+		return;
+	}
+	if (OPT(opts, VERBOSE))
+		return;
+	total_entries(buffer, &entries, &total);
+	trace_seq_printf(s, "# entries-in-buffer/entries-written: %lu/%lu   #P:%d\n#\n",
+			 entries, total, ring_buffer_nr_cpus(buffer));
+	print_legend(s, opts);
+}
 
 /**
  * trace_print_header - the header block of the trace file
@@ -214,16 +327,25 @@ static const char trace_legend[] =
  */
 int trace_print_header(struct trace_seq *s, struct trace_buffer *buffer)
 {
-	unsigned long entries, total;
-
 	buffer = buffer_or_global(buffer);
 	if (!buffer)
 		return -ENOMEM;
-	total_entries(buffer, &entries, &total);
-	trace_seq_puts(s, "# tracer: nop\n#\n");
-	trace_seq_printf(s, "# entries-in-buffer/entries-written: %lu/%lu   #P:%d\n#\n",
-			 entries, total, ring_buffer_nr_cpus(buffer));
-	trace_seq_puts(s, trace_legend);
+	print_header(s, buffer, TRACE_OPT_DEFAULTS);
+	return trace_seq_has_overflowed(s) ? -ENOSPC : 0;
+}
+
+/**
+ * trace_array_print_header - trace_print_header() for one instance, as
+ *	its options shape it (context-info, irq-info, record-tgid,
+ *	latency-format, verbose)
+ */
+int trace_array_print_header(struct trace_array *tr, struct trace_seq *s)
+{
+	if (!tr)
+		tr = trace_array_top();
+	if (!tr)
+		return -ENOMEM;
+	print_header(s, tr->buffer, __atomic_load_n(&tr->options, __ATOMIC_RELAXED));
 	return trace_seq_has_overflowed(s) ? -ENOSPC : 0;
 }
 
@@ -232,22 +354,30 @@ int trace_print_header(struct trace_seq *s, struct trace_buffer *buffer)
  */
 
 static struct trace_iterator *iterator_open(struct trace_buffer *buffer, int consume,
-					    int only);
+					    int only, unsigned long opts, uint64_t time_start);
 
 /**
  * struct trace_iterator - a reader of trace or trace_pipe
  * @buffer:  the buffer
+ * @opts:    the instance's trace_options when opened (TRACE_OPT_*)
+ * @time_start: latency-format's zero: when the buffer was last cleared
+ * @pending: latency-format: a line rendered (its event passed) that did
+ *	     not fit in the caller's trace_seq yet
  * @consume: trace_pipe: consume what is printed
  * @in_ns:   the buffer's clock counts nanoseconds (printed as seconds)
  * @nr_cpus: entries in @iters and @dropped
  * @only_cpu: the one CPU read (per_cpu/cpuN/trace), or RING_BUFFER_ALL_CPUS
  * @iters:   per-CPU ring buffer iterators (trace only)
  * @dropped: per CPU, the iterator lost pages before its next event
+ * @idx:     events printed (latency-format's verbose column)
  * @last_pid: the pid of the previous line
  * @task:    its "%16s-%-7d " column (@task_len bytes; 0: not made yet)
  */
 struct trace_iterator {
 	struct trace_buffer	*buffer;
+	unsigned long		opts;
+	uint64_t		time_start;
+	struct trace_seq	*pending;
 	bool			consume;
 	bool			in_ns;
 	int			nr_cpus;
@@ -255,8 +385,9 @@ struct trace_iterator {
 	struct ring_buffer_iter	**iters;
 	bool			*dropped;
 	int			last_pid;
+	unsigned long		idx;
 	unsigned int		task_len;
-	char			task[TRACE_COMM_LEN + 32];
+	char			task[TRACE_COMM_LEN + 48];
 };
 
 /*
@@ -302,7 +433,7 @@ static void settle_start(struct ring_buffer_iter *iter)
  */
 struct trace_iterator *trace_iterator_open(struct trace_buffer *buffer, int consume)
 {
-	return iterator_open(buffer, consume, RING_BUFFER_ALL_CPUS);
+	return iterator_open(buffer, consume, RING_BUFFER_ALL_CPUS, TRACE_OPT_DEFAULTS, 0);
 }
 
 /**
@@ -319,20 +450,14 @@ struct trace_iterator *trace_array_iterator_open(struct trace_array *tr, int con
 		tr = trace_array_top();
 	if (!tr)
 		return NULL;
-	return iterator_open(tr->buffer, consume, cpu);
+	return iterator_open(tr->buffer, consume, cpu,
+			     __atomic_load_n(&tr->options, __ATOMIC_RELAXED),
+			     __atomic_load_n(&tr->time_start, __ATOMIC_RELAXED));
 }
 
-/** trace_array_print_header - trace_print_header() for one instance */
-int trace_array_print_header(struct trace_array *tr, struct trace_seq *s)
-{
-	if (!tr)
-		tr = trace_array_top();
-	if (!tr)
-		return -ENOMEM;
-	return trace_print_header(s, tr->buffer);
-}
 
-static struct trace_iterator *iterator_open(struct trace_buffer *buffer, int consume, int only)
+static struct trace_iterator *iterator_open(struct trace_buffer *buffer, int consume, int only,
+					    unsigned long opts, uint64_t time_start)
 {
 	struct trace_iterator *iter;
 	int cpu;
@@ -344,6 +469,8 @@ static struct trace_iterator *iterator_open(struct trace_buffer *buffer, int con
 	if (!iter)
 		return NULL;
 	iter->buffer = buffer;
+	iter->opts = opts;
+	iter->time_start = time_start;
 	iter->consume = !!consume;
 	iter->in_ns = buffer_clock_in_ns(buffer);
 	iter->nr_cpus = ring_buffer_nr_cpus(buffer);
@@ -386,6 +513,7 @@ void trace_iterator_close(struct trace_iterator *iter)
 			ring_buffer_read_finish(iter->iters[cpu]);
 	free(iter->iters);
 	free(iter->dropped);
+	free(iter->pending);
 	free(iter);
 }
 
@@ -495,11 +623,19 @@ static void print_task_cpu(struct trace_iterator *iter, struct trace_seq *s,
 	char buf[16], *end = buf + sizeof(buf), *p;
 
 	if (pid != iter->last_pid || !iter->task_len) {
-		char comm[TRACE_COMM_LEN];
-		int len;
+		char comm[TRACE_COMM_LEN], tgid[16] = "";
+		int len, id;
 
 		trace_find_cmdline(pid, comm);
-		len = snprintf(iter->task, sizeof(iter->task), "%16s-%-7d ", comm, pid);
+		/* record-tgid: "(%7d) ", or dashes for a thread not seen. */
+		if (OPT(iter->opts, RECORD_TGID)) {
+			id = trace_find_tgid(pid);
+			if (id > 0)
+				snprintf(tgid, sizeof(tgid), "(%7d) ", id);
+			else
+				strcpy(tgid, "(-------) ");
+		}
+		len = snprintf(iter->task, sizeof(iter->task), "%16s-%-7d %s", comm, pid, tgid);
 		iter->task_len = len > 0 && (size_t)len < sizeof(iter->task) ?
 				 (unsigned int)len : 0;
 		iter->last_pid = pid;
@@ -512,29 +648,101 @@ static void print_task_cpu(struct trace_iterator *iter, struct trace_seq *s,
 	trace_seq_putmem(s, p, (unsigned int)(buf + sizeof(buf) - p));
 }
 
-static void print_event_line(struct trace_iterator *iter, struct trace_seq *s,
-			     struct ring_buffer_event *event, int cpu, uint64_t ts)
+/* "%d"/"%x"-free hex of a field, as the kernel's SEQ_PUT_HEX_FIELD(). */
+static void put_hex_field(struct trace_seq *s, const void *field, unsigned int size)
 {
-	unsigned int len = ring_buffer_event_length(event);
-	struct trace_entry entry;
-	struct trace_event_call *call;
-	void *data = ring_buffer_event_data(event);
+	static const char digits[] = "0123456789abcdef";
+	const unsigned char *b = field;
+	char hex[2 * 8 + 1];
+	unsigned int i, j = 0;
 
-	if (len < sizeof(entry)) {
-		trace_seq_printf(s, "CPU:%d [BAD RECORD]\n", cpu);
+	/* Most significant byte first: the value, on a little-endian host. */
+	for (i = size; i-- > 0;) {
+		hex[j++] = digits[b[i] >> 4];
+		hex[j++] = digits[b[i] & 0xf];
+	}
+	hex[j++] = ' ';
+	trace_seq_putmem(s, hex, j);
+}
+
+/* The kernel's trace_find_mark(): how long until the next event (ns). */
+static char lat_mark(uint64_t d)
+{
+	static const struct { uint64_t ns; char sym; } marks[] = {
+		{ 1000000000ull, '$' }, { 100000000ull, '@' }, { 10000000ull, '*' },
+		{ 1000000ull, '#' }, { 100000ull, '!' }, { 10000ull, '+' },
+	};
+
+	for (unsigned int i = 0; i < sizeof(marks) / sizeof(marks[0]); i++)
+		if (d > marks[i].ns)
+			return marks[i].sym;
+	return ' ';
+}
+
+/* latency-format's columns (trace_print_lat_context()). */
+static void print_lat_context(struct trace_iterator *iter, struct trace_seq *s,
+			      const struct trace_entry *entry, int cpu, uint64_t ts,
+			      uint64_t next_ts)
+{
+	uint64_t abs_ts = ts - iter->time_start, rel_ts = next_ts - ts;
+	char comm[TRACE_COMM_LEN];
+
+	trace_find_cmdline(entry->pid, comm);
+	if (iter->in_ns) {
+		abs_ts = (abs_ts + 500) / 1000;
+		rel_ts = (rel_ts + 500) / 1000;
+	}
+	if (OPT(iter->opts, VERBOSE)) {
+		trace_seq_printf(s, "%16s %7d %3d %d %08x %08lx ", comm, entry->pid, cpu,
+				 entry->flags, entry->preempt_count & 0xf, iter->idx);
+		if (iter->in_ns)
+			trace_seq_printf(s, "[%08llx] %llu.%03llums (+%llu.%03llums): ",
+					 (unsigned long long)((ts + 500) / 1000),
+					 (unsigned long long)(abs_ts / 1000),
+					 (unsigned long long)(abs_ts % 1000),
+					 (unsigned long long)(rel_ts / 1000),
+					 (unsigned long long)(rel_ts % 1000));
+		else
+			trace_seq_printf(s, "[%016llx] %lld (+%lld): ", (unsigned long long)ts,
+					 (long long)abs_ts, (long long)rel_ts);
 		return;
 	}
-	memcpy(&entry, data, sizeof(entry));
-	print_task_cpu(iter, s, entry.pid, cpu);
-	print_lat_fmt(s, &entry);
+	trace_seq_printf(s, "%8.8s-%-7d %3d", comm, entry->pid, cpu);
+	print_lat_fmt(s, entry);
+	if (iter->in_ns)
+		trace_seq_printf(s, " %4lluus%c: ", (unsigned long long)abs_ts,
+				 lat_mark(rel_ts * 1000));
+	else
+		trace_seq_printf(s, " %4llu: ", (unsigned long long)abs_ts);
+}
+
+/* The default columns (trace_print_context()). */
+static void print_context(struct trace_iterator *iter, struct trace_seq *s,
+			  const struct trace_entry *entry, int cpu, uint64_t ts)
+{
+	print_task_cpu(iter, s, entry->pid, cpu);
+	if (OPT(iter->opts, IRQ_INFO))
+		print_lat_fmt(s, entry);
 	print_time(s, iter->in_ns, ts);
 	trace_seq_putmem(s, ": ", 2);
+}
 
-	/* Held over both so that the event cannot leave in between. */
-	trace_event_lock();
-	call = trace_find_event_call_by_id(entry.type);
+/* What the kernel's trace_nop_print() prints for the raw, hex and bin forms. */
+static void print_nop(struct trace_seq *s, const struct trace_entry *entry)
+{
+	trace_seq_printf(s, "type: %d\n", entry->type);
+}
+
+/*
+ * The event's own text (funcs->trace): "name: TP_printk output\n", or the
+ * ftrace events' texts.  With the event mutex held.
+ */
+static void print_event_text(struct trace_seq *s, struct trace_event_call *call,
+			     const struct trace_entry *entry, const void *data,
+			     unsigned int len)
+{
 	if (!call) {
-		trace_seq_printf(s, "Unknown type %d\n", entry.type);
+		trace_seq_printf(s, "Unknown type %d\n", entry->type);
 	} else if (call->flags & TRACE_EVENT_FL_FTRACE) {
 		if (trace_ftrace_print(s, data, len))
 			trace_seq_puts(s, "[bad record]\n");
@@ -544,6 +752,85 @@ static void print_event_line(struct trace_iterator *iter, struct trace_seq *s,
 		if (trace_print_event(s, data, len))
 			trace_seq_puts(s, "[bad record]");
 		trace_seq_putc(s, '\n');
+	}
+}
+
+/* The raw form (print_raw_fmt()). */
+static void print_raw_line(struct trace_iterator *iter, struct trace_seq *s,
+			   struct trace_event_call *call, const struct trace_entry *entry,
+			   const void *data, unsigned int len, int cpu, uint64_t ts)
+{
+	if (OPT(iter->opts, CONTEXT_INFO))
+		trace_seq_printf(s, "%d %d %llu ", entry->pid, cpu, (unsigned long long)ts);
+	if (!call)
+		trace_seq_printf(s, "%d ?\n", entry->type);
+	else if (call->flags & TRACE_EVENT_FL_FTRACE)
+		trace_ftrace_print_raw(s, data, len);
+	else
+		print_nop(s, entry);
+}
+
+/* The hex and bin forms (print_hex_fmt(), print_bin_fmt()). */
+static void print_hex_bin_line(struct trace_iterator *iter, struct trace_seq *s,
+			       struct trace_event_call *call, const struct trace_entry *entry,
+			       int cpu, uint64_t ts, bool hex)
+{
+	int pid = entry->pid;
+
+	if (OPT(iter->opts, CONTEXT_INFO)) {
+		if (hex) {
+			put_hex_field(s, &pid, sizeof(pid));
+			put_hex_field(s, &cpu, sizeof(cpu));
+			put_hex_field(s, &ts, sizeof(ts));
+		} else {
+			trace_seq_putmem(s, &pid, sizeof(pid));
+			trace_seq_putmem(s, &cpu, sizeof(cpu));
+			trace_seq_putmem(s, &ts, sizeof(ts));
+		}
+	}
+	if (call)
+		print_nop(s, entry);
+	if (hex)
+		trace_seq_putc(s, '\n');
+}
+
+/*
+ * One event as print_trace_line() prints it for the iterator's options.
+ * @data, @len: the record; @next_ts: the next event's time (latency-format).
+ */
+static void print_event_line(struct trace_iterator *iter, struct trace_seq *s,
+			     const void *data, unsigned int len, int cpu, uint64_t ts,
+			     uint64_t next_ts)
+{
+	unsigned long opts = iter->opts;
+	struct trace_event_call *call;
+	struct trace_entry entry;
+
+	if (len < sizeof(entry)) {
+		trace_seq_printf(s, "CPU:%d [BAD RECORD]\n", cpu);
+		return;
+	}
+	memcpy(&entry, data, sizeof(entry));
+	iter->idx++;
+
+	/* Held while printing, so that the event cannot leave in between. */
+	trace_event_lock();
+	call = trace_find_event_call_by_id(entry.type);
+	if (call && (call->flags & TRACE_EVENT_FL_FTRACE) && OPT(opts, TRACE_PRINTK) &&
+	    OPT(opts, PRINTK_MSGONLY) && !trace_ftrace_print_msg(s, data, len))
+		;
+	else if (OPT(opts, BIN))
+		print_hex_bin_line(iter, s, call, &entry, cpu, ts, false);
+	else if (OPT(opts, HEX))
+		print_hex_bin_line(iter, s, call, &entry, cpu, ts, true);
+	else if (OPT(opts, RAW))
+		print_raw_line(iter, s, call, &entry, data, len, cpu, ts);
+	else {
+		if (OPT(opts, CONTEXT_INFO) && OPT(opts, LATENCY_FMT))
+			print_lat_context(iter, s, &entry, cpu, ts, next_ts);
+		else if (OPT(opts, CONTEXT_INFO))
+			print_context(iter, s, &entry, cpu, ts);
+		print_event_text(s, call, &entry, data, len);
 	}
 	trace_event_unlock();
 }
@@ -558,6 +845,74 @@ static void advance(struct trace_iterator *iter, int cpu)
 	}
 }
 
+static void print_lost(struct trace_seq *s, int cpu, unsigned long lost)
+{
+	if (lost == (unsigned long)-1)
+		trace_seq_printf(s, "CPU:%d [LOST EVENTS]\n", cpu);
+	else if (lost)
+		trace_seq_printf(s, "CPU:%d [LOST %lu EVENTS]\n", cpu, lost);
+}
+
+/*
+ * Move the pending line into @s.  Return: 1 when it went (or there was
+ * none), -ENOSPC when @s is too full for it.
+ */
+static int flush_pending(struct trace_iterator *iter, struct trace_seq *s)
+{
+	struct trace_seq *p = iter->pending;
+
+	if (!p || !p->len)
+		return 1;
+	if (s->len && s->len + p->len >= TRACE_SEQ_BUFFER_SIZE)
+		return -ENOSPC;
+	trace_seq_putmem(s, p->buffer, p->len);
+	s->full = 0;
+	trace_seq_init(p);
+	return 1;
+}
+
+/*
+ * latency-format needs the time of the event after the one printed: the
+ * event is passed first, then the next one peeked, as the kernel's trace
+ * file does (its trace_pipe peeks the event itself: no delay mark).  The
+ * line waits in @iter->pending when @s has no room for it.
+ */
+static int print_line_lat(struct trace_iterator *iter, struct trace_seq *s)
+{
+	union {
+		uint64_t	align;
+		unsigned char	bytes[RB_PAGE_SIZE];
+	} rec;
+	struct ring_buffer_event *event;
+	unsigned long lost = 0, nlost;
+	uint64_t ts = 0, next_ts;
+	unsigned int len;
+	int cpu = 0, ncpu;
+
+	if (!iter->pending) {
+		iter->pending = malloc(sizeof(*iter->pending));
+		if (!iter->pending)
+			return -ENOMEM;
+		trace_seq_init(iter->pending);
+	}
+	if (iter->pending->len)
+		return flush_pending(iter, s);
+	event = find_next(iter, &cpu, &ts, &lost);
+	if (!event)
+		return 0;
+	len = ring_buffer_event_length(event);
+	if (len > sizeof(rec))
+		len = sizeof(rec);
+	memcpy(rec.bytes, ring_buffer_event_data(event), len);
+	advance(iter, cpu);
+	next_ts = ts;
+	if (!iter->consume && !find_next(iter, &ncpu, &next_ts, &nlost))
+		next_ts = ts;
+	print_lost(iter->pending, cpu, lost);
+	print_event_line(iter, iter->pending, rec.bytes, len, cpu, ts, next_ts);
+	return flush_pending(iter, s);
+}
+
 /**
  * trace_iterator_print_line - print the next event
  * @iter: the iterator
@@ -565,8 +920,8 @@ static void advance(struct trace_iterator *iter, int cpu)
  *	  events were lost before it on its CPU, then the event line
  *
  * When the text does not fit in @s, @s is left as it was and the event is
- * not passed; flush @s and call again.  A line that does not fit even in
- * an empty @s is printed truncated.
+ * not lost; flush @s and call again.  A line that does not fit even in an
+ * empty @s is printed truncated.
  *
  * Return: 1 when a line was printed, 0 at the end of the buffer, -ENOSPC
  * when @s is too full.
@@ -580,18 +935,19 @@ int trace_iterator_print_line(struct trace_iterator *iter, struct trace_seq *s)
 	uint64_t ts = 0;
 	int cpu = 0;
 
+	if (OPT(iter->opts, LATENCY_FMT) && OPT(iter->opts, CONTEXT_INFO))
+		return print_line_lat(iter, s);
 	event = find_next(iter, &cpu, &ts, &lost);
 	if (!event)
 		return 0;
-	if (lost == (unsigned long)-1)
-		trace_seq_printf(s, "CPU:%d [LOST EVENTS]\n", cpu);
-	else if (lost)
-		trace_seq_printf(s, "CPU:%d [LOST %lu EVENTS]\n", cpu, lost);
-	print_event_line(iter, s, event, cpu, ts);
+	print_lost(s, cpu, lost);
+	print_event_line(iter, s, ring_buffer_event_data(event),
+			 ring_buffer_event_length(event), cpu, ts, ts);
 	if (trace_seq_has_overflowed(s) && start) {
 		s->len = start;
 		s->buffer[start] = '\0';
 		s->full = 0;
+		iter->idx--;
 		return -ENOSPC;
 	}
 	advance(iter, cpu);

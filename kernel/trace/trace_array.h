@@ -162,6 +162,9 @@ int trace_array_set_event_pids(struct trace_array *tr, int notrace, const pid_t 
 			       size_t n, int append);
 /* The list as the file shows it: one pid per line, ascending. */
 void trace_array_print_event_pids(struct trace_array *tr, int notrace, struct trace_seq *s);
+/* The same as a walk, for lists longer than a trace_seq holds. */
+void trace_array_for_each_event_pid(struct trace_array *tr, int notrace,
+				    void (*fn)(pid_t pid, void *priv), void *priv);
 
 /* ------------------------------------------------------------------
  * trace_marker, trace_marker_raw

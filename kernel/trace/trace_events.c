@@ -352,19 +352,50 @@ void trace_for_each_event_call(void (*fn)(struct trace_event_call *call,
 	pthread_mutex_unlock(&event_mutex);
 }
 
+/* The common header of a record just reserved. */
+static __always_inline void *event_fill(struct trace_event_buffer *fbuffer,
+					struct trace_event_file *file,
+					struct ring_buffer_event *event, int pid)
+{
+	struct trace_entry *entry = rb_event_payload(event);
+
+	fbuffer->entry = entry;
+	entry->type = file->id;
+	entry->flags = 0;
+	entry->preempt_count = 0;
+	entry->pid = pid;
+	return entry;
+}
+
+/*
+ * Reserve through ring_buffer_lock_reserve(): the commit then goes
+ * through __ustrace_event_buffer_commit(), which needs all of @fbuffer.
+ */
+static noinline void *event_reserve_generic(struct trace_event_buffer *fbuffer,
+					    struct trace_event_file *file, unsigned long len,
+					    int pid)
+{
+	struct ring_buffer_event *event = ring_buffer_lock_reserve(file->buffer, len);
+
+	if (!event)
+		return NULL;
+	fbuffer->commit_word = NULL;
+	fbuffer->event = event;
+	fbuffer->buffer = file->buffer;
+	fbuffer->trace_file = file;
+	return event_fill(fbuffer, file, event, pid);
+}
+
 /*
  * The probe's slow path: the file is soft disabled, pid filtered,
  * filtered or has triggers (the kernel's trace_trigger_soft_disabled()
- * and the filter check of the commit).  The commit then goes through
- * __ustrace_event_buffer_commit().
+ * and the filter check of the commit).
  */
 static noinline void *event_reserve_slow(struct trace_event_buffer *fbuffer,
 					 struct trace_event_file *file, unsigned long len,
 					 int pid)
 {
 	unsigned long flags = __atomic_load_n(&file->flags, __ATOMIC_RELAXED);
-	struct ring_buffer_event *event;
-	struct trace_entry *entry;
 
 	if ((flags & EVENT_FILE_FL_PID_FILTER) && trace_array_pid_ignored(file->tr, pid))
 		return NULL;
@@ -374,20 +405,7 @@ static noinline void *event_reserve_slow(struct trace_event_buffer *fbuffer,
 	} else if (flags & EVENT_FILE_FL_SOFT_DISABLED) {
 		return NULL;
 	}
-	event = ring_buffer_lock_reserve(file->buffer, len);
-	if (!event)
-		return NULL;
-	fbuffer->commit_word = NULL;
-	fbuffer->event = event;
-	fbuffer->buffer = file->buffer;
-	fbuffer->trace_file = file;
-	entry = rb_event_payload(event);
-	fbuffer->entry = entry;
-	entry->type = file->id;
-	entry->flags = 0;
-	entry->preempt_count = 0;
-	entry->pid = pid;
-	return entry;
+	return event_reserve_generic(fbuffer, file, len, pid);
 }
 
 /**
@@ -408,7 +426,6 @@ void *__ustrace_event_buffer_reserve(struct trace_event_buffer *fbuffer,
 				     unsigned long len)
 {
 	struct ring_buffer_event *event;
-	struct trace_entry *entry;
 	int pid = current_tid();
 
 	if (unlikely(__atomic_load_n(&file->flags, __ATOMIC_RELAXED) & EVENT_FILE_FL_SLOW_MASK))
@@ -420,22 +437,9 @@ void *__ustrace_event_buffer_reserve(struct trace_event_buffer *fbuffer,
 	 */
 	event = rb_reserve_fast(file->buffer, len, &fbuffer->commit_word,
 				&fbuffer->commit_add);
-	if (unlikely(!event)) {
-		event = ring_buffer_lock_reserve(file->buffer, len);
-		if (!event)
-			return NULL;
-		fbuffer->commit_word = NULL;
-		fbuffer->event = event;
-		fbuffer->buffer = file->buffer;
-		fbuffer->trace_file = file;
-	}
-	entry = rb_event_payload(event);
-	fbuffer->entry = entry;
-	entry->type = file->id;
-	entry->flags = 0;
-	entry->preempt_count = 0;
-	entry->pid = pid;
-	return entry;
+	if (unlikely(!event))
+		return event_reserve_generic(fbuffer, file, len, pid);
+	return event_fill(fbuffer, file, event, pid);
 }
 
 /**

@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 struct trace_buffer;
@@ -123,6 +124,8 @@ enum trace_option {
  * @options:     bit TRACE_OPT_x set when the option is on
  * @clock_idx:   the trace_clock, an index for trace_clock_get()
  * @tracing_on:  the tracing_on file
+ * @time_start:  the buffer's clock when it was last cleared (the zero of
+ *               latency-format times)
  * @pid_filtered: set_event_pid or set_event_notrace_pid is not empty
  * @pids:        [0] set_event_pid, [1] set_event_notrace_pid, sorted;
  *               replaced whole (the probe reads them under the tracepoint
@@ -142,10 +145,15 @@ struct trace_array {
 	unsigned long			options;
 	unsigned int			clock_idx;
 	int				tracing_on;
+	uint64_t			time_start;
 	bool				pid_filtered;
 	pid_t				*pids[2];
 	size_t				nr_pids[2];
 };
+
+/* The options a new instance starts with (trace_instance.c). */
+extern const unsigned long trace_option_defaults;
+#define TRACE_OPT_DEFAULTS	trace_option_defaults
 
 #define TRACE_OPT_ON(tr, opt) \
 	((__atomic_load_n(&(tr)->options, __ATOMIC_RELAXED) >> TRACE_OPT_##opt) & 1)
@@ -184,9 +192,17 @@ void trace_triggers_post(struct trace_event_file *file, const void *rec, unsigne
  */
 int trace_event_notifier_register(void (*fn)(struct trace_event_call *call, int added));
 
-/* trace.c: the saved_cmdlines ("PID COMM") and saved_tgids ("PID TGID") texts. */
+/*
+ * trace.c: the saved-cmdlines table: a walk (for texts longer than a
+ * trace_seq), the saved_cmdlines ("PID COMM") and saved_tgids
+ * ("PID TGID") texts, and its size.
+ */
+void trace_for_each_saved_cmdline(void (*fn)(int pid, int tgid, const char *comm, void *priv),
+				  void *priv);
 void trace_print_saved_cmdlines(struct trace_seq *s);
 void trace_print_saved_tgids(struct trace_seq *s);
+unsigned int trace_saved_cmdlines_size(void);
+int trace_find_tgid(int pid);
 /* trace.c: slot @slot of the saved-cmdlines table (see trace.c). */
 #define TRACE_SAVED_CMDLINES	1024
 int trace_saved_cmdline_get(unsigned int slot, char comm[16], bool nolock);
@@ -208,6 +224,8 @@ int trace_current_tid(void);
 /* trace_marker.c: the text of ftrace:print and ftrace:raw_data records. */
 struct trace_seq;
 int trace_ftrace_print(struct trace_seq *s, const void *rec, unsigned int len);
+int trace_ftrace_print_raw(struct trace_seq *s, const void *rec, unsigned int len);
+int trace_ftrace_print_msg(struct trace_seq *s, const void *rec, unsigned int len);
 
 void trace_event_lock(void);
 void trace_event_unlock(void);

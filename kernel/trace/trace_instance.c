@@ -45,7 +45,7 @@ const char *const trace_option_names[] = {
 	NULL
 };
 
-static const unsigned long trace_option_defaults = 0
+const unsigned long trace_option_defaults = 0
 #define TRACE_OPTION(sym, name, on)	| ((unsigned long)(on) << TRACE_OPT_##sym)
 	TRACE_OPTIONS
 #undef TRACE_OPTION
@@ -768,6 +768,7 @@ int trace_array_set_clock(struct trace_array *tr, const char *name)
 	trace_event_lock();
 	ring_buffer_set_clock(tr->buffer, tc->read);
 	ring_buffer_reset(tr->buffer);
+	__atomic_store_n(&tr->time_start, ring_buffer_time_stamp(tr->buffer), __ATOMIC_RELAXED);
 	__atomic_store_n(&tr->clock_idx, i, __ATOMIC_RELAXED);
 	trace_event_unlock();
 	return 0;
@@ -778,8 +779,11 @@ void trace_array_clear(struct trace_array *tr, int cpu)
 	tr = tr_or_top(tr);
 	if (!tr)
 		return;
-	if (cpu == RING_BUFFER_ALL_CPUS)
+	if (cpu == RING_BUFFER_ALL_CPUS) {
 		ring_buffer_reset(tr->buffer);
+		__atomic_store_n(&tr->time_start, ring_buffer_time_stamp(tr->buffer),
+				 __ATOMIC_RELAXED);
+	}
 	else if (cpu >= 0 && cpu < tr->nr_cpus)
 		ring_buffer_reset_cpu(tr->buffer, cpu);
 }
@@ -941,7 +945,13 @@ int trace_array_set_event_pids(struct trace_array *tr, int notrace, const pid_t 
 	return 0;
 }
 
-void trace_array_print_event_pids(struct trace_array *tr, int notrace, struct trace_seq *s)
+/**
+ * trace_array_for_each_event_pid - call @fn for each pid of a list
+ *
+ * Ascending; @fn runs with the event mutex held.
+ */
+void trace_array_for_each_event_pid(struct trace_array *tr, int notrace,
+				    void (*fn)(pid_t pid, void *priv), void *priv)
 {
 	size_t i;
 
@@ -951,8 +961,18 @@ void trace_array_print_event_pids(struct trace_array *tr, int notrace, struct tr
 	notrace = !!notrace;
 	trace_event_lock();
 	for (i = 0; i < tr->nr_pids[notrace]; i++)
-		trace_seq_printf(s, "%d\n", (int)tr->pids[notrace][i]);
+		fn(tr->pids[notrace][i], priv);
 	trace_event_unlock();
+}
+
+static void print_pid(pid_t pid, void *priv)
+{
+	trace_seq_printf(priv, "%d\n", (int)pid);
+}
+
+void trace_array_print_event_pids(struct trace_array *tr, int notrace, struct trace_seq *s)
+{
+	trace_array_for_each_event_pid(tr, notrace, print_pid, s);
 }
 
 /*

@@ -2,7 +2,7 @@
 /*
  * trace_marker and trace_marker_raw: text and binary records a reader of
  * the trace writes into it, as the kernel's ftrace:print (id 5) and
- * ftrace:raw_data (id 16) events, with the kernel's formats.
+ * ftrace:raw_data (id 19) events, with the kernel's formats.
  *
  *	ftrace:print     struct { trace_entry; unsigned long ip; char buf[]; }
  *	ftrace:raw_data  struct { trace_entry; unsigned int id; char buf[]; }
@@ -22,9 +22,12 @@
 #include "trace_array.h"
 #include "trace_events_internal.h"
 
-/* The kernel's TRACE_PRINT and TRACE_RAW_DATA entry types. */
+/*
+ * The kernel's TRACE_PRINT and TRACE_RAW_DATA entry types, as Linux 6.18
+ * numbers them (6.1 gave raw_data 18).
+ */
 #define TRACE_PRINT_ID		5
-#define TRACE_RAW_DATA_ID	16
+#define TRACE_RAW_DATA_ID	19
 
 struct print_entry {
 	struct trace_entry	ent;
@@ -103,9 +106,14 @@ int trace_ftrace_print(struct trace_seq *s, const void *rec, unsigned int len)
 	const struct trace_entry *ent = rec;
 	unsigned int i;
 
+	/*
+	 * Records are 4-byte aligned in the ring buffer: the members are
+	 * reached by their offsets, not through the (8-byte aligned) structs.
+	 */
+	const unsigned char *bytes = rec;
+
 	if (ent->type == TRACE_PRINT_ID && len > sizeof(struct print_entry)) {
-		/* Records are 4-byte aligned: no access through the 8-byte struct. */
-		const char *text = (const char *)rec + offsetof(struct print_entry, buf);
+		const char *text = (const char *)bytes + offsetof(struct print_entry, buf);
 		unsigned int n = len - sizeof(struct print_entry);
 
 		trace_seq_puts(s, "tracing_mark_write: ");
@@ -113,15 +121,63 @@ int trace_ftrace_print(struct trace_seq *s, const void *rec, unsigned int len)
 		return 0;
 	}
 	if (ent->type == TRACE_RAW_DATA_ID && len >= sizeof(struct raw_data_entry)) {
-		const struct raw_data_entry *r = rec;
+		unsigned int id;
 
-		trace_seq_printf(s, "# %x buf:", r->id);
-		for (i = 0; i < len - sizeof(*r); i++)
-			trace_seq_printf(s, " %02x", (unsigned char)r->buf[i]);
+		memcpy(&id, bytes + offsetof(struct raw_data_entry, id), sizeof(id));
+		trace_seq_printf(s, "# %x buf:", id);
+		for (i = offsetof(struct raw_data_entry, buf); i < len; i++)
+			trace_seq_printf(s, " %02x", bytes[i]);
 		trace_seq_putc(s, '\n');
 		return 0;
 	}
 	return -EINVAL;
+}
+
+/* The text of an ftrace:print record, and its length, or NULL. */
+static const char *print_text(const void *rec, unsigned int len, unsigned int *n)
+{
+	const char *text = (const char *)rec + offsetof(struct print_entry, buf);
+
+	if (((const struct trace_entry *)rec)->type != TRACE_PRINT_ID ||
+	    len <= sizeof(struct print_entry))
+		return NULL;
+	*n = (unsigned int)strnlen(text, len - sizeof(struct print_entry));
+	return text;
+}
+
+/**
+ * trace_ftrace_print_raw - the raw form of an ftrace record (the raw
+ *	option): "# IP TEXT" for ftrace:print, as the text form otherwise
+ */
+int trace_ftrace_print_raw(struct trace_seq *s, const void *rec, unsigned int len)
+{
+	unsigned long ip;
+	unsigned int n;
+	const char *text = print_text(rec, len, &n);
+
+	if (!text)
+		return trace_ftrace_print(s, rec, len);
+	memcpy(&ip, (const char *)rec + offsetof(struct print_entry, ip), sizeof(ip));
+	trace_seq_printf(s, "# %lx ", ip);
+	trace_seq_putmem(s, text, n);
+	return 0;
+}
+
+/**
+ * trace_ftrace_print_msg - ftrace:print with the printk-msg-only option:
+ *	the text alone
+ *
+ * Return: 0, or -EINVAL for another record (printed the usual way).
+ */
+int trace_ftrace_print_msg(struct trace_seq *s, const void *rec, unsigned int len)
+{
+	unsigned int n;
+	const char *text = print_text(rec, len, &n);
+
+	if (!text)
+		return -EINVAL;
+	trace_seq_putmem(s, text, n);
+	return 0;
 }
 
 /* Reserve a record of @type in @tr's buffer; errno as the kernel's write. */
@@ -153,9 +209,9 @@ static void *marker_reserve(struct trace_array *tr, struct ring_buffer_event **e
  */
 ssize_t trace_array_marker_write(struct trace_array *tr, const char *buf, size_t len)
 {
-	const unsigned long ip = TRACE_MARKER_IP;
 	struct ring_buffer_event *event;
-	char *p, *text;
+	const unsigned long ip = TRACE_MARKER_IP;
+	char *p;
 	size_t n = len < MARKER_MAX_TEXT ? len : MARKER_MAX_TEXT;
 	bool nl;
 
@@ -171,12 +227,10 @@ ssize_t trace_array_marker_write(struct trace_array *tr, const char *buf, size_t
 	p = marker_reserve(tr, &event, TRACE_PRINT_ID, sizeof(struct print_entry) + n + nl + 1);
 	if (!p)
 		return -EBADF;
-	/* Records are 4-byte aligned: no access through the 8-byte struct. */
 	memcpy(p + offsetof(struct print_entry, ip), &ip, sizeof(ip));
-	text = p + offsetof(struct print_entry, buf);
-	memcpy(text, buf, n);
+	memcpy(p + offsetof(struct print_entry, buf), buf, n);
 	if (nl)
-		text[n] = '\n';
+		p[offsetof(struct print_entry, buf) + n] = '\n';
 	ring_buffer_unlock_commit(tr->buffer, event);
 	return (ssize_t)len;
 }
@@ -191,7 +245,7 @@ ssize_t trace_array_marker_write(struct trace_array *tr, const char *buf, size_t
 ssize_t trace_array_marker_write_raw(struct trace_array *tr, const void *buf, size_t len)
 {
 	struct ring_buffer_event *event;
-	struct raw_data_entry *r;
+	char *r;
 
 	if (!tr)
 		tr = trace_array_top();
@@ -206,7 +260,7 @@ ssize_t trace_array_marker_write_raw(struct trace_array *tr, const void *buf, si
 			   sizeof(struct trace_entry) + len);
 	if (!r)
 		return -EBADF;
-	memcpy((char *)r + offsetof(struct raw_data_entry, id), buf, len);
+	memcpy(r + offsetof(struct raw_data_entry, id), buf, len);
 	ring_buffer_unlock_commit(tr->buffer, event);
 	return (ssize_t)len;
 }

@@ -37,16 +37,24 @@ int tfs_getattr(uint64_t ino, struct tfs_stat *st);
 
 /*
  * Calls @fill for every entry after the first @offset ones ("." and ".."
- * are not included); stops when @fill returns non-zero.
+ * are not included); stops when @fill returns non-zero.  @fill runs
+ * without the tree's lock: it may call back into the tree.
  * Return: 0, -ENOENT, -ENOTDIR.
  */
 int tfs_readdir(uint64_t ino, off_t offset,
 		int (*fill)(void *ctx, const char *name, const struct tfs_stat *st, off_t next),
 		void *ctx);
 
-/* Only in instances/: a new instance.  -EEXIST, -EPERM elsewhere. */
+/*
+ * Only in instances/: a new instance.  -EEXIST (the name exists, there or
+ * elsewhere), -EPERM elsewhere, -EINVAL (a name the engine refuses).
+ */
 int tfs_mkdir(uint64_t parent, const char *name, struct tfs_stat *st);
-/* -EBUSY while the instance has open files, -EPERM outside instances/. */
+/*
+ * -EBUSY while the instance has open files, -EPERM outside instances/,
+ * -ENOTDIR for a file, -ENOENT.  May wait for a grace period (probes
+ * still writing into the instance).
+ */
 int tfs_rmdir(uint64_t parent, const char *name);
 
 struct tfs_file;
@@ -65,7 +73,8 @@ int tfs_open(uint64_t ino, int flags, struct tfs_file **filep);
  * Read at @off.  Consuming files ignore @off.  Never blocks: a consuming
  * file with nothing to read returns -EAGAIN (the server then waits, see
  * tfs_readable(), unless the file was opened O_NONBLOCK).
- * Return: bytes read (0 at end of file), or -errno.
+ * Return: bytes read (0 at end of file), or -errno (-EBADF: not open
+ * for reading).
  */
 ssize_t tfs_read(struct tfs_file *file, char *buf, size_t size, off_t off);
 
@@ -76,7 +85,10 @@ ssize_t tfs_read(struct tfs_file *file, char *buf, size_t size, off_t off);
  */
 ssize_t tfs_write(struct tfs_file *file, const char *buf, size_t size, off_t off);
 
-/* truncate(2) / O_TRUNC on an open file: as the open flag. */
+/*
+ * truncate(2) / O_TRUNC on an open file: as the open flag.  -EACCES for
+ * a file that cannot be written, -EISDIR.
+ */
 int tfs_truncate(uint64_t ino);
 
 /*

@@ -167,8 +167,8 @@ done
 
 commands() {
 	diff <("$ustrace" help | sed -n 's/^  \([a-z-]*\) .*/\1/p' | sort) \
-	     <(sed -n '/^\.SH DESCRIPTION/,/^\.SH EXIT/{/^\.TP$/{n;s/^\.B \([a-z]*\)$/\1/p}}' \
-		"$srctree/Documentation/man/ustrace.1" | sort)
+	     <(sed -n '/^\.SH DESCRIPTION/,/^\.SH EXIT/{/^\.TP$/{n;s/^\.B \([a-z\\-]*\)$/\1/p}}' \
+		"$srctree/Documentation/man/ustrace.1" | sed 's/\\//g' | sort)
 }
 check "ustrace help lists the commands of ustrace(1)" commands
 

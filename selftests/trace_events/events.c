@@ -163,9 +163,9 @@ static void check_id(struct trace_event_call *call, void *priv)
 {
 	struct id_check *c = priv;
 
-	/* The library's own ftrace:print (5) and ftrace:raw_data (16). */
+	/* The library's own ftrace:print (5) and ftrace:raw_data (19). */
 	if (call->flags & TRACE_EVENT_FL_FTRACE) {
-		c->ftrace += call->id == 5 || call->id == 16;
+		c->ftrace += call->id == 5 || call->id == 19;
 		return;
 	}
 	if (call->id < c->min)

@@ -276,7 +276,7 @@ static void options_clock_size(void)
 }
 
 struct firer {
-	volatile int stop;
+	int stop;
 	long fired;
 };
 
@@ -284,7 +284,7 @@ static void *fire(void *arg)
 {
 	struct firer *f = arg;
 
-	while (!f->stop) {
+	while (!__atomic_load_n(&f->stop, __ATOMIC_RELAXED)) {
 		trace_to_value((int)f->fired, "churn");
 		f->fired++;
 	}
@@ -311,10 +311,143 @@ static void churn(void)
 		if (trace_array_destroy(tr))
 			break;
 	}
-	f.stop = 1;
+	__atomic_store_n(&f.stop, 1, __ATOMIC_RELAXED);
 	pthread_join(th, NULL);
 	EXPECT_GT(f.fired, 0);
 	EXPECT_TRUE(trace_array_get_by_name("churn0") == NULL);
+}
+
+/* The whole trace file of @tr: header and lines. */
+static char *trace_text(struct trace_array *tr)
+{
+	struct trace_seq *s = malloc(sizeof(*s));
+	char *lines_part, *out = NULL;
+
+	if (!s)
+		return NULL;
+	trace_seq_init(s);
+	trace_array_print_header(tr, s);
+	lines_part = lines(tr, 0);
+	if (lines_part && asprintf(&out, "%s%s", s->buffer, lines_part) < 0)
+		out = NULL;
+	free(lines_part);
+	free(s);
+	return out;
+}
+
+/* The kernel's legends, copied from a live 6.18 kernel's trace file. */
+static const char legend_irq[] =
+"#                                _-----=> irqs-off/BH-disabled\n"
+"#                               / _----=> need-resched\n"
+"#                              | / _---=> hardirq/softirq\n"
+"#                              || / _--=> preempt-depth\n"
+"#                              ||| / _-=> migrate-disable\n"
+"#                              |||| /     delay\n"
+"#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION\n"
+"#              | |         |   |||||     |         |\n";
+static const char legend_irq_tgid[] =
+"#                                          _-----=> irqs-off/BH-disabled\n"
+"#                                         / _----=> need-resched\n"
+"#                                        | / _---=> hardirq/softirq\n"
+"#                                        || / _--=> preempt-depth\n"
+"#                                        ||| / _-=> migrate-disable\n"
+"#                                        |||| /     delay\n"
+"#           TASK-PID       TGID    CPU#  |||||  TIMESTAMP  FUNCTION\n"
+"#              | |           |       |   |||||     |         |\n";
+static const char legend_plain[] =
+"#           TASK-PID     CPU#     TIMESTAMP  FUNCTION\n"
+"#              | |         |         |         |\n";
+static const char legend_plain_tgid[] =
+"#           TASK-PID       TGID    CPU#     TIMESTAMP  FUNCTION\n"
+"#              | |           |       |         |         |\n";
+
+/* The output options reshape the header and the lines as the kernel's. */
+static void output_options(void)
+{
+	struct trace_array *tr = trace_array_create("outopts");
+	char *t, want[256], comm[16] = "";
+	int me = (int)syscall(SYS_gettid), cpu;
+	unsigned int t1;
+
+	ASSERT_TRUE(tr != NULL);
+	prctl(PR_GET_NAME, comm);
+	ASSERT_EQ(0, trace_array_set_clr_event(tr, "to_test", NULL, 1));
+	trace_to_value(7, "opt");
+	trace_array_set_clr_event(tr, "to_test", NULL, 0);
+	EXPECT_EQ(3, trace_array_marker_write(tr, "hi\n", 3));
+
+	t = trace_text(tr);
+	ASSERT_TRUE(t != NULL);
+	EXPECT_TRUE(strstr(t, legend_irq) != NULL);
+	snprintf(want, sizeof(want), "%16s-%-7d [", comm, me);
+	EXPECT_TRUE(strstr(t, want) != NULL);
+	EXPECT_TRUE(strstr(t, "] ..... ") != NULL);
+	free(t);
+
+	trace_array_set_option(tr, "record-tgid", 1);
+	t = trace_text(tr);
+	EXPECT_TRUE(strstr(t, legend_irq_tgid) != NULL);
+	snprintf(want, sizeof(want), "%16s-%-7d (%7d) [", comm, me, (int)getpid());
+	EXPECT_TRUE(strstr(t, want) != NULL);
+	free(t);
+	trace_array_set_option(tr, "irq-info", 0);
+	t = trace_text(tr);
+	EXPECT_TRUE(strstr(t, legend_plain_tgid) != NULL);
+	free(t);
+	trace_array_set_option(tr, "record-tgid", 0);
+	t = trace_text(tr);
+	EXPECT_TRUE(strstr(t, legend_plain) != NULL);
+	/* "[000]   SECS.USECS:" without the flags column */
+	EXPECT_TRUE(strstr(t, "]  ") != NULL && strstr(t, "] .....") == NULL);
+	free(t);
+	trace_array_set_option(tr, "irq-info", 1);
+
+	trace_array_set_option(tr, "raw", 1);
+	t = lines(tr, 0);
+	ASSERT_TRUE(t != NULL);
+	/* "PID CPU TS type: ID" for events, "# IP TEXT" for markers */
+	EXPECT_EQ(2, sscanf(t, "%d %d", &me, &cpu));
+	snprintf(want, sizeof(want), " type: %d\n", to_call()->id);
+	EXPECT_TRUE(strstr(t, want) != NULL);
+	EXPECT_TRUE(strstr(t, " # 0 hi\n") != NULL);
+	free(t);
+	trace_array_set_option(tr, "raw", 0);
+
+	trace_array_set_option(tr, "hex", 1);
+	t = lines(tr, 0);
+	ASSERT_TRUE(t != NULL);
+	EXPECT_EQ(1, sscanf(t, "%8x ", &t1));
+	EXPECT_EQ((unsigned int)syscall(SYS_gettid), t1);
+	snprintf(want, sizeof(want), " type: %d\n\n", to_call()->id);
+	EXPECT_TRUE(strstr(t, want) != NULL);
+	EXPECT_EQ(' ', t[8]);
+	EXPECT_EQ(' ', t[17]);
+	EXPECT_EQ(' ', t[34]);
+	free(t);
+	trace_array_set_option(tr, "hex", 0);
+
+	trace_array_set_option(tr, "context-info", 0);
+	t = trace_text(tr);
+	EXPECT_STREQ("# tracer: nop\n#\nto_value: v=7 who=opt\ntracing_mark_write: hi\n", t);
+	free(t);
+	trace_array_set_option(tr, "context-info", 1);
+
+	trace_array_set_option(tr, "printk-msg-only", 1);
+	t = lines(tr, 0);
+	EXPECT_TRUE(strstr(t, "\nhi\n") != NULL);
+	free(t);
+	trace_array_set_option(tr, "printk-msg-only", 0);
+
+	trace_array_set_option(tr, "latency-format", 1);
+	t = trace_text(tr);
+	ASSERT_TRUE(t != NULL);
+	EXPECT_TRUE(strstr(t, "# nop latency trace v1.1.5 on ") != NULL);
+	EXPECT_TRUE(strstr(t, "#  cmd     pid     |||||| time  |   caller     \n") != NULL);
+	snprintf(want, sizeof(want), "%8.8s-%-7d ", comm, (int)syscall(SYS_gettid));
+	EXPECT_TRUE(strstr(t, want) != NULL);
+	EXPECT_TRUE(strstr(t, "us") != NULL && strstr(t, ": to_value: v=7 who=opt\n") != NULL);
+	free(t);
+	EXPECT_EQ(0, trace_array_destroy(tr));
 }
 
 static int notified_added, notified_removed;
@@ -351,7 +484,7 @@ static void notifier_and_cmdlines(void)
 int main(void)
 {
 	ksft_print_header();
-	ksft_set_plan(8);
+	ksft_set_plan(9);
 	KSFT_RUN(per_instance_enable);
 	KSFT_RUN(set_event_text);
 	KSFT_RUN(soft_mode);
@@ -360,6 +493,7 @@ int main(void)
 	KSFT_RUN(options_clock_size);
 	KSFT_RUN(churn);
 	KSFT_RUN(notifier_and_cmdlines);
+	KSFT_RUN(output_options);
 	ksft_finished();
 	return 0;
 }

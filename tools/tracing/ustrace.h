@@ -18,6 +18,7 @@ struct ustrace_cmd {
 int cmd_list(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_trace_cmd(int argc, char **argv);
 
 /* Print "ustrace: <message>" on stderr. */
 void ustrace_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

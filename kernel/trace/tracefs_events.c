@@ -1,0 +1,633 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * events/, set_event and available_events: the event registry as the
+ * kernel's tracefs shows it, per instance.
+ *
+ *	events/enable, header_page, header_event
+ *	events/SYS/enable, filter
+ *	events/SYS/EVENT/enable, filter, trigger, format, id
+ *
+ * The directories are rebuilt from the registry whenever a server looks
+ * into them (tfs_events_sync()): a dlopen()ed object's events appear, a
+ * dlclose()d one's disappear (their inode numbers die with them), and
+ * nodes of events still there keep theirs.  The library's own ftrace events (TRACE_EVENT_FL_IGNORE_ENABLE:
+ * ftrace/print, ftrace/raw_data) cannot be enabled, so they have only
+ * format and id, and their system has no enable or filter, as in the
+ * kernel.
+ *
+ * Files never keep a struct trace_event_call: its memory goes with the
+ * object that defined it.  Every access finds the event by name inside
+ * trace_for_each_event_call(), whose lock keeps it registered meanwhile.
+ *
+ * Filters and triggers are files with the kernel's texts and their
+ * clearing commands; their languages are not implemented yet, so every
+ * other expression is refused with EINVAL and an error_log entry.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <linux/ring_buffer.h>
+#include <linux/trace_events.h>
+
+#include "trace_array.h"
+#include "trace_events_internal.h"
+#include "tracefs_internal.h"
+
+/* The kernel's longest word in a set_event write (EVENT_BUF_SIZE). */
+#define EVENT_WORD_MAX		127
+/* Filter and trigger writes of a page or more are refused, as the kernel's. */
+#define TFS_PAGE_SIZE		4096
+
+#define FILTER_ERR_LOC		"event filter parse error"
+#define FILTER_ERR_MSG		"Filter expressions are not supported yet (\"0\" clears)"
+#define TRIGGER_ERR_LOC		"event trigger"
+#define TRIGGER_ERR_MSG		"Triggers are not supported yet"
+
+static const char sys_filter_help[] =
+	"### global filter ###\n"
+	"# Use this to set filters for multiple events.\n"
+	"# Only events with the given fields will be affected.\n"
+	"# If no events are modified, an error message will be displayed here\n";
+
+/* An instance and the text being made for it. */
+struct list_ctx {
+	struct trace_array	*tr;
+	struct tfs_buf		*b;
+};
+
+static bool call_fixed(const struct trace_event_call *call)
+{
+	return call->flags & TRACE_EVENT_FL_IGNORE_ENABLE;
+}
+
+static const char *call_system(const struct trace_event_call *call)
+{
+	return call->event_class->system;
+}
+
+/* ------------------------------------------------------------------
+ * Finding an event by name
+ */
+
+struct call_ctx {
+	const char	*system, *event;
+	int		(*fn)(struct trace_event_call *call, void *arg);
+	void		*arg;
+	int		ret;
+};
+
+static void call_match(struct trace_event_call *call, void *priv)
+{
+	struct call_ctx *ctx = priv;
+
+	if (!strcmp(call_system(call), ctx->system) && !strcmp(call->name, ctx->event))
+		ctx->ret = ctx->fn(call, ctx->arg);
+}
+
+/*
+ * @fn(@call, @arg) for the event @system:@event, with the registry locked.
+ * Return: what @fn returned, or -ENODEV when the event is gone (the
+ * kernel's errno for a file of a removed event).
+ */
+static int with_call(const char *system, const char *event,
+		     int (*fn)(struct trace_event_call *call, void *arg), void *arg)
+{
+	struct call_ctx ctx = {
+		.system = system, .event = event, .fn = fn, .arg = arg, .ret = -ENODEV,
+	};
+
+	trace_for_each_event_call(call_match, &ctx);
+	return ctx.ret;
+}
+
+/* ------------------------------------------------------------------
+ * The directories
+ */
+
+static const struct tfs_fops events_enable_fops, sys_filter_fops, event_enable_fops,
+	event_filter_fops, event_trigger_fops, event_format_fops, event_id_fops,
+	header_page_fops, header_event_fops;
+
+static const struct tfs_entry events_files[] = {
+	{ "enable",		&events_enable_fops },
+	{ "header_event",	&header_event_fops },
+	{ "header_page",	&header_page_fops },
+	{ NULL, NULL }
+};
+
+static const struct tfs_entry sys_files[] = {
+	{ "enable",	&events_enable_fops },
+	{ "filter",	&sys_filter_fops },
+	{ NULL, NULL }
+};
+
+static const struct tfs_entry event_files[] = {
+	{ "enable",	&event_enable_fops },
+	{ "filter",	&event_filter_fops },
+	{ "trigger",	&event_trigger_fops },
+	{ "format",	&event_format_fops },
+	{ "id",		&event_id_fops },
+	{ NULL, NULL }
+};
+
+/* The ftrace system: its events cannot be enabled, so it has no files. */
+static const struct tfs_entry no_files[] = {
+	{ NULL, NULL }
+};
+
+/* An event that cannot be enabled: what the kernel gives ftrace/print. */
+static const struct tfs_entry fixed_event_files[] = {
+	{ "format",	&event_format_fops },
+	{ "id",		&event_id_fops },
+	{ NULL, NULL }
+};
+
+/*
+ * Bumped by the registry each time an event comes or goes: events/ needs
+ * a pass over the registry only when it moved.
+ */
+static unsigned long registry_gen;
+static bool registry_watched;
+
+static void registry_changed(struct trace_event_call *call, int added)
+{
+	(void)call, (void)added;
+	__atomic_add_fetch(&registry_gen, 1, __ATOMIC_RELEASE);
+}
+
+struct sync_ctx {
+	struct tfs_node	*events;
+	unsigned int	gen;
+	bool		failed;
+};
+
+/*
+ * The kid @name of @dir if it is a directory of @kind (NULL if a file
+ * has the name), made with @files if missing.
+ */
+static struct tfs_node *dir_get(struct sync_ctx *ctx, struct tfs_node *dir, const char *name,
+				enum tfs_dir_kind kind, const struct tfs_entry *files)
+{
+	struct tfs_node *kid = tfs_find_kid(dir, name);
+
+	if (kid)
+		return kid->kind == kind ? kid : NULL;
+	kid = tfs_add_dir(dir, name, kind);
+	if (kid && tfs_add_entries(kid, files)) {
+		tfs_remove_node(kid);
+		kid = NULL;
+	}
+	ctx->failed |= !kid;
+	return kid;
+}
+
+static void sync_call(struct trace_event_call *call, void *priv)
+{
+	struct sync_ctx *ctx = priv;
+	struct tfs_node *sys, *ev;
+
+	sys = dir_get(ctx, ctx->events, call_system(call), TFS_DIR_SYSTEM, no_files);
+	if (!sys)
+		return;
+	/* The first event that can be enabled gives its system the files. */
+	if (!call_fixed(call) && !tfs_find_kid(sys, "enable") &&
+	    tfs_add_entries(sys, sys_files)) {
+		ctx->failed = true;
+		return;
+	}
+	sys->gen = ctx->gen;
+	ev = dir_get(ctx, sys, call->name, TFS_DIR_EVENT,
+		     call_fixed(call) ? fixed_event_files : event_files);
+	if (ev)
+		ev->gen = ctx->gen;
+}
+
+/* Remove the kids of @dir of @kind that the last pass did not see. */
+static void sweep(struct tfs_node *dir, enum tfs_dir_kind kind, unsigned int gen)
+{
+	unsigned int i = dir->nr_kids;
+
+	while (i-- > 0) {
+		struct tfs_node *kid = dir->kids[i];
+
+		if (kid->kind != kind)
+			continue;
+		if (kid->gen != gen)
+			tfs_remove_node(kid);
+		else if (kind == TFS_DIR_SYSTEM)
+			sweep(kid, TFS_DIR_EVENT, gen);
+	}
+}
+
+/**
+ * tfs_events_sync - bring events/ of @inst in line with the registry
+ *
+ * Context: under tfs_tree_lock; takes the registry's lock.
+ */
+void tfs_events_sync(struct tfs_inst *inst)
+{
+	static unsigned int pass;
+	struct sync_ctx ctx = { .events = inst->events, .gen = ++pass };
+	unsigned long gen = __atomic_load_n(&registry_gen, __ATOMIC_ACQUIRE);
+
+	if (!ctx.events || (registry_watched && inst->events_gen == gen))
+		return;
+	trace_for_each_event_call(sync_call, &ctx);
+	sweep(ctx.events, TFS_DIR_SYSTEM, ctx.gen);
+	/* Read before the pass: a change during it brings another pass. */
+	inst->events_gen = ctx.failed ? gen - 1 : gen;
+}
+
+int tfs_events_create(struct tfs_inst *inst)
+{
+	struct tfs_node *dir = tfs_add_dir(inst->dir, "events", TFS_DIR_EVENTS);
+
+	if (!dir || tfs_add_entries(dir, events_files))
+		return -ENOMEM;
+	/* Without the notifier (none left), every look is a pass. */
+	if (!registry_watched)
+		registry_watched = !trace_event_notifier_register(registry_changed);
+	inst->events = dir;
+	inst->events_gen = __atomic_load_n(&registry_gen, __ATOMIC_ACQUIRE) - 1;
+	tfs_events_sync(inst);
+	return 0;
+}
+
+/* ------------------------------------------------------------------
+ * enable: of one event, of a system, of all
+ */
+
+static const char *const state_text[] = {
+	[TRACE_EVENT_DISABLED]		= "0\n",
+	[TRACE_EVENT_ENABLED]		= "1\n",
+	[TRACE_EVENT_SOFT_DISABLED]	= "0*\n",
+	[TRACE_EVENT_SOFT_ENABLED]	= "1*\n",
+};
+
+static int event_state(struct trace_event_call *call, void *arg)
+{
+	struct list_ctx *ctx = arg;
+	int state = trace_array_event_state(ctx->tr, call);
+
+	tfs_buf_puts(ctx->b, state_text[state & 3]);
+	return 0;
+}
+
+static int event_enable_show(struct tfs_file *f, struct tfs_buf *b)
+{
+	struct list_ctx ctx = { .tr = f->inst->tr, .b = b };
+
+	return with_call(f->node->system, f->node->event, event_state, &ctx);
+}
+
+/* An enable write: "0" or "1" (kstrtoul()'s spellings of them). */
+static int parse_enable(const char *buf, size_t size, unsigned long *val)
+{
+	int err = tfs_kstrtoul(buf, size, 10, val);
+
+	if (!err && *val > 1)
+		err = -EINVAL;
+	return err;
+}
+
+static ssize_t event_enable_write(struct tfs_file *f, const char *buf, size_t size)
+{
+	unsigned long val;
+	int err = parse_enable(buf, size, &val);
+
+	if (err)
+		return err;
+	err = trace_array_set_clr_event(f->inst->tr, f->node->system, f->node->event, (int)val);
+	/* Nothing matched: the event went away since the open. */
+	if (err == -EINVAL)
+		err = -ENODEV;
+	return err ? err : (ssize_t)size;
+}
+
+static const struct tfs_fops event_enable_fops = {
+	.mode	= 0640,
+	.show	= event_enable_show,
+	.write	= event_enable_write,
+};
+
+struct set_ctx {
+	struct trace_array	*tr;
+	const char		*system;
+	unsigned int		set;	/* bit 0: one is off, bit 1: one is on */
+};
+
+/* The kernel counts soft-disabled events as enabled here: the probe is on. */
+static void set_collect(struct trace_event_call *call, void *priv)
+{
+	struct set_ctx *ctx = priv;
+
+	if (call_fixed(call) || (ctx->system && strcmp(ctx->system, call_system(call))))
+		return;
+	ctx->set |= 1u << !!trace_array_event_state(ctx->tr, call);
+}
+
+/* "?" (no events), "0", "1", or "X" (mixed), as the kernel's. */
+static int events_enable_show(struct tfs_file *f, struct tfs_buf *b)
+{
+	struct set_ctx ctx = { .tr = f->inst->tr, .system = f->node->system };
+
+	trace_for_each_event_call(set_collect, &ctx);
+	tfs_buf_put(b, &"?01X"[ctx.set], 1);
+	tfs_buf_puts(b, "\n");
+	return 0;
+}
+
+static ssize_t events_enable_write(struct tfs_file *f, const char *buf, size_t size)
+{
+	unsigned long val;
+	int err = parse_enable(buf, size, &val);
+
+	if (!err)
+		err = trace_array_set_clr_event(f->inst->tr, f->node->system, NULL, (int)val);
+	return err ? err : (ssize_t)size;
+}
+
+/* events/enable and events/SYS/enable: node->system is NULL in the first. */
+static const struct tfs_fops events_enable_fops = {
+	.mode	= 0640,
+	.show	= events_enable_show,
+	.write	= events_enable_write,
+};
+
+/* ------------------------------------------------------------------
+ * filter, trigger
+ */
+
+/*
+ * The command of a filter or trigger write, white space stripped, in
+ * *@cmdp (free() *@allocp).  Return: 0, -EINVAL (a page or more), -ENOMEM.
+ */
+static int expr_get(const char *buf, size_t size, char **allocp, char **cmdp)
+{
+	if (size >= TFS_PAGE_SIZE)
+		return -EINVAL;
+	*allocp = tfs_strndup(buf, size);
+	if (!*allocp)
+		return -ENOMEM;
+	*cmdp = tfs_strstrip(*allocp);
+	return 0;
+}
+
+/* Only "0" (clear) is understood; filters are never set, so it is a no-op. */
+static ssize_t filter_write(struct tfs_file *f, const char *buf, size_t size, bool system)
+{
+	char *alloc, *cmd;
+	int err = expr_get(buf, size, &alloc, &cmd);
+
+	if (err)
+		return err;
+	/* The kernel takes an empty system filter, but not an empty event one. */
+	if (!strcmp(cmd, "0") || (system && !*cmd)) {
+		free(alloc);
+		return (ssize_t)size;
+	}
+	tfs_log_err(f->inst, FILTER_ERR_LOC, FILTER_ERR_MSG, cmd, 0);
+	free(alloc);
+	return -EINVAL;
+}
+
+static ssize_t event_filter_write(struct tfs_file *f, const char *buf, size_t size)
+{
+	return filter_write(f, buf, size, false);
+}
+
+/* Filters are never set: "none". */
+static const struct tfs_fops event_filter_fops = {
+	.mode	= 0640,
+	.text	= "none\n",
+	.write	= event_filter_write,
+};
+
+static ssize_t sys_filter_write(struct tfs_file *f, const char *buf, size_t size)
+{
+	return filter_write(f, buf, size, true);
+}
+
+static const struct tfs_fops sys_filter_fops = {
+	.mode	= 0640,
+	.text	= sys_filter_help,
+	.write	= sys_filter_write,
+};
+
+/*
+ * An empty write is accepted, as the kernel's; a command names a trigger
+ * we do not have: -EINVAL, with an error_log entry (which the kernel does
+ * not write for an unknown command) so that it is not refused silently.
+ */
+static ssize_t event_trigger_write(struct tfs_file *f, const char *buf, size_t size)
+{
+	char *alloc, *cmd;
+	int err;
+
+	if (!size)
+		return 0;
+	err = expr_get(buf, size, &alloc, &cmd);
+	if (err)
+		return err;
+	if (*cmd)
+		tfs_log_err(f->inst, TRIGGER_ERR_LOC, TRIGGER_ERR_MSG, cmd, 0);
+	free(alloc);
+	return -EINVAL;
+}
+
+/* The kernel's help, listing the trigger commands there are: none yet. */
+static const struct tfs_fops event_trigger_fops = {
+	.mode	= 0640,
+	.text	= "# Available triggers:\n#\n",
+	.write	= event_trigger_write,
+};
+
+/* ------------------------------------------------------------------
+ * format, id, header_page, header_event
+ */
+
+static int format_get(struct trace_event_call *call, void *arg)
+{
+	struct tfs_buf *b = arg;
+	int len = trace_event_format(call, NULL, 0);
+	char *text;
+
+	if (len < 0)
+		return len;
+	text = malloc((size_t)len + 1);
+	if (!text)
+		return -ENOMEM;
+	trace_event_format(call, text, (size_t)len + 1);
+	tfs_buf_put(b, text, (size_t)len);
+	free(text);
+	return 0;
+}
+
+static int event_format_show(struct tfs_file *f, struct tfs_buf *b)
+{
+	return with_call(f->node->system, f->node->event, format_get, b);
+}
+
+static const struct tfs_fops event_format_fops = {
+	.mode	= 0440,
+	.show	= event_format_show,
+};
+
+static int id_get(struct trace_event_call *call, void *arg)
+{
+	tfs_buf_printf(arg, "%d\n", call->id);
+	return 0;
+}
+
+static int event_id_show(struct tfs_file *f, struct tfs_buf *b)
+{
+	return with_call(f->node->system, f->node->event, id_get, b);
+}
+
+static const struct tfs_fops event_id_fops = {
+	.mode	= 0440,
+	.show	= event_id_show,
+};
+
+static int header_show(struct tfs_buf *b, int (*print)(char *buf, size_t size))
+{
+	char text[1024];
+	int len = print(text, sizeof(text));
+
+	if (len < 0 || (size_t)len >= sizeof(text))
+		return -EIO;
+	tfs_buf_put(b, text, (size_t)len);
+	return 0;
+}
+
+static int header_page_show(struct tfs_file *f, struct tfs_buf *b)
+{
+	(void)f;
+	return header_show(b, ring_buffer_print_page_header);
+}
+
+static int header_event_show(struct tfs_file *f, struct tfs_buf *b)
+{
+	(void)f;
+	return header_show(b, ring_buffer_print_entry_header);
+}
+
+static const struct tfs_fops header_page_fops = {
+	.mode	= 0440,
+	.show	= header_page_show,
+};
+
+static const struct tfs_fops header_event_fops = {
+	.mode	= 0440,
+	.show	= header_event_show,
+};
+
+/* ------------------------------------------------------------------
+ * available_events, set_event
+ */
+
+static void available_one(struct trace_event_call *call, void *priv)
+{
+	if (!call_fixed(call))
+		tfs_buf_printf(priv, "%s:%s\n", call_system(call), call->name);
+}
+
+static int available_events_show(struct tfs_file *f, struct tfs_buf *b)
+{
+	(void)f;
+	trace_for_each_event_call(available_one, b);
+	return 0;
+}
+
+const struct tfs_fops tfs_fops_available_events = {
+	.mode	= 0440,
+	.show	= available_events_show,
+};
+
+/* As the engine's trace_array_print_set_event(), without its 4 KiB limit. */
+static void set_event_one(struct trace_event_call *call, void *priv)
+{
+	struct list_ctx *ctx = priv;
+	int state;
+
+	if (call_fixed(call))
+		return;
+	state = trace_array_event_state(ctx->tr, call);
+	if (state == TRACE_EVENT_ENABLED || state == TRACE_EVENT_SOFT_ENABLED)
+		tfs_buf_printf(ctx->b, "%s:%s\n", call_system(call), call->name);
+}
+
+static int set_event_show(struct tfs_file *f, struct tfs_buf *b)
+{
+	struct list_ctx ctx = { .tr = f->inst->tr, .b = b };
+
+	trace_for_each_event_call(set_event_one, &ctx);
+	return 0;
+}
+
+/* A bare name matches a system or an event: -EINVAL only when neither. */
+static int set_clr_either(struct trace_array *tr, const char *match, int set)
+{
+	int by_sys = trace_array_set_clr_event(tr, match, NULL, set);
+	int by_event = trace_array_set_clr_event(tr, NULL, match, set);
+
+	if (by_sys && by_sys != -EINVAL)
+		return by_sys;
+	if (by_event && by_event != -EINVAL)
+		return by_event;
+	return by_sys && by_event ? -EINVAL : 0;
+}
+
+/*
+ * One word of set_event: "SYS:EVENT", "SYS:" or "SYS:*", ":EVENT" or
+ * "*:EVENT", "NAME" (a system or an event), each with a leading '!' to
+ * disable.
+ */
+static int set_event_word(struct trace_array *tr, char *word)
+{
+	int set = *word != '!';
+	char *sys = word + !set, *colon = strchr(sys, ':'), *event;
+
+	if (!colon)
+		return set_clr_either(tr, sys, set);
+	*colon = '\0';
+	event = colon + 1;
+	return trace_array_set_clr_event(tr, *sys && strcmp(sys, "*") ? sys : NULL,
+					 *event && strcmp(event, "*") ? event : NULL, set);
+}
+
+/*
+ * The kernel takes one word per write(2) and returns its length, and a
+ * writer loops over the rest: doing all words here ends the same way,
+ * with the words before a bad one applied and the bad one refused.
+ */
+static ssize_t set_event_write(struct tfs_file *f, const char *buf, size_t size)
+{
+	char *alloc, *s, *word;
+	int err = 0;
+
+	if (!size)
+		return 0;
+	alloc = tfs_strndup(buf, size);
+	if (!alloc)
+		return -ENOMEM;
+	for (s = alloc; !err && (word = tfs_next_word(&s, EVENT_WORD_MAX, &err));)
+		if (!err)
+			err = set_event_word(f->inst->tr, word);
+	free(alloc);
+	return err ? err : (ssize_t)size;
+}
+
+/* O_TRUNC: every event of the instance off ("echo x > set_event"). */
+static void set_event_trunc(struct tfs_node *node)
+{
+	trace_array_set_clr_event(node->inst->tr, NULL, NULL, 0);
+}
+
+const struct tfs_fops tfs_fops_set_event = {
+	.mode	= 0640,
+	.show	= set_event_show,
+	.write	= set_event_write,
+	.trunc	= set_event_trunc,
+};

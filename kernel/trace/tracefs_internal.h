@@ -1,0 +1,268 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * Shared by the files of the tracefs tree (kernel/trace/tracefs*.c, but
+ * not tracefs_fuse.c, which sees only tracefs.h).  Not installed.
+ *
+ * The tree is made of nodes: directories hold their children in an array,
+ * files point at a struct tfs_fops that says what open, read, write and
+ * O_TRUNC do.  Every node belongs to an instance (struct tfs_inst: the top
+ * level or one instances/NAME) and knows the CPU, system, event or option
+ * its file is about.
+ *
+ *	root ─┬─ trace          (fops: tfs_fops_trace, cpu -1)
+ *	      ├─ per_cpu ── cpu0 ── trace   (fops: tfs_fops_trace, cpu 0)
+ *	      ├─ events ─┬─ enable
+ *	      │          └─ sys ─┬─ enable, filter
+ *	      │                  └─ event ── enable, format, ...
+ *	      └─ instances ── foo ── (the same again, inst = foo)
+ *
+ * Locking, outermost first: tfs_tree_lock (nodes, the inode table, the
+ * instances, open counts) → file->lock (one open file) → inst->lock (the
+ * error log, buffer_percent, tracing_cpumask) → the engine's event mutex,
+ * which every trace_array_*() call takes itself.
+ */
+#ifndef _USTRACE_KERNEL_TRACE_TRACEFS_INTERNAL_H
+#define _USTRACE_KERNEL_TRACE_TRACEFS_INTERNAL_H
+
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "tracefs.h"
+
+struct trace_array;
+struct trace_event_call;
+struct tfs_file;
+struct tfs_node;
+
+/* ------------------------------------------------------------------
+ * Growable text (tracefs_parse.c)
+ */
+
+/**
+ * struct tfs_buf - the text of a file, made at open or by a read
+ * @data: the bytes (not NUL-terminated unless a caller adds one)
+ * @len:  bytes in @data
+ * @cap:  bytes allocated
+ * @oom:  an append failed; the text is incomplete
+ */
+struct tfs_buf {
+	char	*data;
+	size_t	len, cap;
+	bool	oom;
+};
+
+void tfs_buf_put(struct tfs_buf *b, const void *p, size_t n);
+void tfs_buf_puts(struct tfs_buf *b, const char *s);
+void tfs_buf_printf(struct tfs_buf *b, const char *fmt, ...)
+	__attribute__((__format__(__printf__, 2, 3)));
+void tfs_buf_free(struct tfs_buf *b);
+
+/* ------------------------------------------------------------------
+ * The kernel's parsers of what is written (tracefs_parse.c)
+ */
+
+/* kstrtoul_from_user(): digits, an optional '+', one optional '\n'. */
+int tfs_kstrtoul(const char *buf, size_t size, unsigned int base, unsigned long *val);
+/* The first @size bytes as a string, cut at a NUL; free() it.  NULL: ENOMEM. */
+char *tfs_strndup(const char *buf, size_t size);
+/* strstrip(): white space off both ends, in place. */
+char *tfs_strstrip(char *s);
+/*
+ * The next white-space separated word of @s (as trace_get_user() reads
+ * them), NUL-terminated in place; NULL at the end.  @max: the longest word
+ * the kernel's parser takes (longer: *@err = -EINVAL).
+ */
+char *tfs_next_word(char **s, size_t max, int *err);
+/* bitmap_parse() of a tracing_cpumask write into @mask of @nbits bits. */
+int tfs_parse_cpumask(const char *buf, size_t size, uint32_t *mask, unsigned int nbits);
+/* "%*pb": the mask as the kernel prints it, with its newline. */
+void tfs_print_cpumask(struct tfs_buf *b, const uint32_t *mask, unsigned int nbits);
+
+/* ------------------------------------------------------------------
+ * Instances and nodes (tracefs.c)
+ */
+
+#define TFS_ERRLOG_MAX	8	/* the kernel's TRACING_LOG_ERRS_MAX */
+
+/**
+ * struct tfs_err - one entry of error_log
+ * @ts:  when (the local trace clock, as the kernel's local_clock())
+ * @loc: where ("event filter parse error")
+ * @msg: what
+ * @cmd: the command that failed
+ * @pos: where under @cmd the caret goes
+ */
+struct tfs_err {
+	uint64_t	ts;
+	char		*loc, *msg, *cmd;
+	unsigned int	pos;
+};
+
+/**
+ * struct tfs_inst - what the tree keeps per instance
+ * @tr:         the engine's instance
+ * @dir:        its directory (the root, or instances/NAME)
+ * @events:     its events/ directory, rebuilt from the registry on use
+ * @events_gen: the registry's generation @events was last rebuilt for
+ * @open_files: files of this instance open now; under tfs_tree_lock
+ * @lock:       protects the members below
+ * @errs:       error_log, oldest first (@nr_errs of them)
+ * @buffer_percent: the buffer_percent file
+ * @cpumask:    tracing_cpumask, one bit per CPU of the buffer
+ * @nr_cpus:    bits in @cpumask
+ */
+struct tfs_inst {
+	struct trace_array	*tr;
+	struct tfs_node		*dir;
+	struct tfs_node		*events;
+	unsigned long		events_gen;
+	unsigned int		open_files;
+	pthread_mutex_t		lock;
+	struct tfs_err		errs[TFS_ERRLOG_MAX];
+	unsigned int		nr_errs;
+	unsigned int		buffer_percent;
+	uint32_t		*cpumask;
+	unsigned int		nr_cpus;
+};
+
+/* What a directory is, for the ones whose children change. */
+enum tfs_dir_kind {
+	TFS_DIR_PLAIN,
+	TFS_DIR_INSTANCES,	/* instances/: mkdir, rmdir */
+	TFS_DIR_EVENTS,		/* events/ of an instance */
+	TFS_DIR_SYSTEM,		/* events/SYS */
+	TFS_DIR_EVENT,		/* events/SYS/EVENT */
+};
+
+/**
+ * struct tfs_node - a file or directory
+ * @ino:     its inode number, never reused
+ * @name:    its name (owned)
+ * @mode:    S_IFDIR | 0750, or S_IFREG | the fops' mode
+ * @refs:    1 while in the tree, 1 per open file and per child
+ * @removed: unlinked from the tree; freed with the last reference
+ * @gen:     the registry pass that last saw it (events dirs)
+ * @parent:  its directory (holds a reference)
+ * @kids:    a directory's children, in creation order
+ * @kind:    a directory's kind
+ * @fops:    a file's operations
+ * @inst:    the instance it belongs to
+ * @cpu:     per_cpu/cpuN files: N; else RING_BUFFER_ALL_CPUS
+ * @system:  files under events/SYS: the system (the SYS dir's name)
+ * @event:   files under events/SYS/EVENT: the event (the EVENT dir's name)
+ * @option:  options/NAME: its index in trace_option_names
+ */
+struct tfs_node {
+	uint64_t		ino;
+	char			*name;
+	mode_t			mode;
+	int			refs;
+	bool			removed;
+	unsigned int		gen;
+	struct tfs_node		*parent;
+	struct tfs_node		**kids;
+	unsigned int		nr_kids, max_kids;
+	enum tfs_dir_kind	kind;
+	const struct tfs_fops	*fops;
+	struct tfs_inst		*inst;
+	int			cpu;
+	const char		*system;
+	const char		*event;
+	int			option;
+};
+
+/**
+ * struct tfs_fops - what a file does
+ * @mode:     its permission bits: 0440, 0640 or 0220
+ * @text:     the text of a file that always reads the same
+ * @show:     the text of a file read from a snapshot, made at open and
+ *	      after each write; return 0 or -errno
+ * @open:     set up a streaming file (trace, trace_pipe...)
+ * @read:     a streaming file's read; -EAGAIN when a consuming file is empty
+ * @write:    one write; return @size or -errno (nothing changed)
+ * @trunc:    what O_TRUNC (or truncate()) with write access does
+ * @readable: would @read return something now (consuming files)
+ * @release:  undo @open
+ */
+struct tfs_fops {
+	mode_t	mode;
+	const char *text;
+	int	(*show)(struct tfs_file *f, struct tfs_buf *b);
+	int	(*open)(struct tfs_file *f);
+	ssize_t	(*read)(struct tfs_file *f, char *buf, size_t size, off_t off);
+	ssize_t	(*write)(struct tfs_file *f, const char *buf, size_t size);
+	void	(*trunc)(struct tfs_node *node);
+	int	(*readable)(struct tfs_file *f);
+	void	(*release)(struct tfs_file *f);
+};
+
+/**
+ * struct tfs_file - an open file
+ * @node:  the file
+ * @inst:  its instance (@node->inst)
+ * @flags: open(2)'s flags
+ * @lock:  one operation at a time on this open file
+ * @text:  the snapshot of a @show file
+ * @priv:  a streaming file's state
+ */
+struct tfs_file {
+	struct tfs_node		*node;
+	struct tfs_inst		*inst;
+	int			flags;
+	pthread_mutex_t		lock;
+	struct tfs_buf		text;
+	void			*priv;
+};
+
+/* One entry of a directory made from a table. */
+struct tfs_entry {
+	const char		*name;
+	const struct tfs_fops	*fops;
+};
+
+extern pthread_mutex_t tfs_tree_lock;
+
+/* Under tfs_tree_lock. */
+struct tfs_node *tfs_add_dir(struct tfs_node *parent, const char *name,
+			     enum tfs_dir_kind kind);
+struct tfs_node *tfs_add_file(struct tfs_node *parent, const char *name,
+			      const struct tfs_fops *fops);
+struct tfs_node *tfs_find_kid(struct tfs_node *dir, const char *name);
+void tfs_remove_node(struct tfs_node *node);
+int tfs_add_entries(struct tfs_node *dir, const struct tfs_entry *table);
+
+/* ------------------------------------------------------------------
+ * Feature files
+ */
+
+/* tracefs_events.c: events/ of @inst, rebuilt from the registry. */
+int tfs_events_create(struct tfs_inst *inst);
+void tfs_events_sync(struct tfs_inst *inst);
+
+/* tracefs_errlog.c */
+void tfs_log_err(struct tfs_inst *inst, const char *loc, const char *msg,
+		 const char *cmd, unsigned int pos);
+void tfs_errlog_clear(struct tfs_inst *inst);
+
+/* tracefs_control.c: options/ and per_cpu/ of an instance. */
+int tfs_options_create(struct tfs_inst *inst, struct tfs_node *dir);
+int tfs_per_cpu_create(struct tfs_inst *inst, struct tfs_node *dir);
+
+/* The files, by the name of the file they serve. */
+extern const struct tfs_fops tfs_fops_readme, tfs_fops_available_events,
+	tfs_fops_available_tracers, tfs_fops_current_tracer,
+	tfs_fops_buffer_percent, tfs_fops_buffer_size_kb,
+	tfs_fops_buffer_total_size_kb, tfs_fops_error_log,
+	tfs_fops_printk_formats, tfs_fops_saved_cmdlines,
+	tfs_fops_saved_cmdlines_size, tfs_fops_saved_tgids, tfs_fops_set_event,
+	tfs_fops_set_event_pid, tfs_fops_set_event_notrace_pid, tfs_fops_trace,
+	tfs_fops_trace_clock, tfs_fops_trace_marker, tfs_fops_trace_marker_raw,
+	tfs_fops_trace_options, tfs_fops_trace_pipe, tfs_fops_tracing_cpumask,
+	tfs_fops_tracing_on, tfs_fops_trace_pipe_raw, tfs_fops_stats,
+	tfs_fops_option;
+
+#endif /* _USTRACE_KERNEL_TRACE_TRACEFS_INTERNAL_H */

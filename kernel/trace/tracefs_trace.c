@@ -1,0 +1,398 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The files that read the buffer, and the ones that write into it:
+ *
+ *	trace           the header and every event; the events stay.  Opening
+ *	                it with O_TRUNC for writing clears the buffer.
+ *	trace_pipe      the events, consumed as they are read
+ *	trace_pipe_raw  (per CPU) whole pages in the ring buffer's format
+ *	stats           (per CPU) the ring buffer's counters
+ *	trace_marker, trace_marker_raw
+ *	                a write is a record (ftrace:print, ftrace:raw_data)
+ *
+ * trace and trace_pipe exist at the top and per CPU; node->cpu says which
+ * (RING_BUFFER_ALL_CPUS for the top).  The consuming files never wait:
+ * with nothing to read they return -EAGAIN and the server waits, polling
+ * tfs_readable() (see tracefs.h).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <linux/ring_buffer.h>
+#include <linux/trace.h>
+#include <linux/trace_clock.h>
+#include <linux/trace_seq.h>
+
+#include "trace_array.h"
+#include "tracefs_internal.h"
+
+static bool file_reads(const struct tfs_file *f)
+{
+	return (f->flags & O_ACCMODE) != O_WRONLY;
+}
+
+/* ------------------------------------------------------------------
+ * trace and trace_pipe: text made a trace_seq at a time
+ */
+
+/**
+ * struct text_state - an open trace or trace_pipe
+ * @iter:     the engine's iterator
+ * @seq:      text made and not yet returned, from @seq_off on
+ * @seq_off:  bytes of @seq returned
+ * @pos:      trace: the file offset of @seq's byte @seq_off
+ * @done:     trace: the iterator reached the end
+ * @consumed: trace_pipe: a read returned something
+ */
+struct text_state {
+	struct trace_iterator	*iter;
+	struct trace_seq	seq;
+	unsigned int		seq_off;
+	off_t			pos;
+	bool			done;
+	bool			consumed;
+};
+
+static bool seq_pending(const struct text_state *st)
+{
+	return st->seq_off < st->seq.len;
+}
+
+/* Lines into an empty @st->seq until it is full; false at the end. */
+static bool seq_fill(struct text_state *st)
+{
+	int ret;
+
+	trace_seq_init(&st->seq);
+	st->seq_off = 0;
+	do
+		ret = trace_iterator_print_line(st->iter, &st->seq);
+	while (ret == 1);
+	return st->seq.len > 0;
+}
+
+static int text_start(struct tfs_file *f, struct text_state *st, int consume)
+{
+	st->iter = trace_array_iterator_open(f->inst->tr, consume, f->node->cpu);
+	if (!st->iter)
+		return -errno;
+	trace_seq_init(&st->seq);
+	st->seq_off = 0;
+	st->pos = 0;
+	st->done = false;
+	return consume ? 0 : trace_array_print_header(f->inst->tr, &st->seq);
+}
+
+static int text_open(struct tfs_file *f, int consume)
+{
+	struct text_state *st;
+	int err;
+
+	if (!file_reads(f))
+		return 0;
+	st = calloc(1, sizeof(*st));
+	if (!st)
+		return -ENOMEM;
+	f->priv = st;
+	err = text_start(f, st, consume);
+	return err == -ENOSPC ? 0 : err;
+}
+
+static void text_release(struct tfs_file *f)
+{
+	struct text_state *st = f->priv;
+
+	if (st)
+		trace_iterator_close(st->iter);
+	free(st);
+}
+
+/* Up to @size pending bytes into @buf; the count. */
+static size_t seq_copy(struct text_state *st, char *buf, size_t size)
+{
+	size_t n = st->seq.len - st->seq_off;
+
+	if (n > size)
+		n = size;
+	memcpy(buf, st->seq.buffer + st->seq_off, n);
+	st->seq_off += (unsigned int)n;
+	st->pos += (off_t)n;
+	return n;
+}
+
+static int trace_open(struct tfs_file *f)
+{
+	return text_open(f, 0);
+}
+
+/*
+ * Reads are expected in order; a read before what was returned (a seek
+ * back) starts the walk over, from the header.
+ */
+static ssize_t trace_read(struct tfs_file *f, char *buf, size_t size, off_t off)
+{
+	struct text_state *st = f->priv;
+	size_t out = 0;
+	int err;
+
+	if (off < st->pos) {
+		trace_iterator_close(st->iter);
+		err = text_start(f, st, 0);
+		if (err && err != -ENOSPC)
+			return err;
+	}
+	while (out < size) {
+		if (!seq_pending(st)) {
+			if (st->done)
+				break;
+			if (!seq_fill(st)) {
+				st->done = true;
+				break;
+			}
+		}
+		if (st->pos < off) {
+			char skip[256];
+
+			seq_copy(st, skip, (size_t)(off - st->pos) < sizeof(skip) ?
+				 (size_t)(off - st->pos) : sizeof(skip));
+			continue;
+		}
+		out += seq_copy(st, buf + out, size - out);
+	}
+	return (ssize_t)out;
+}
+
+static ssize_t trace_write(struct tfs_file *f, const char *buf, size_t size)
+{
+	(void)f, (void)buf;
+	return (ssize_t)size;
+}
+
+static void trace_trunc(struct tfs_node *node)
+{
+	trace_array_clear(node->inst->tr, node->cpu);
+}
+
+const struct tfs_fops tfs_fops_trace = {
+	.mode		= 0640,
+	.open		= trace_open,
+	.read		= trace_read,
+	.write		= trace_write,
+	.trunc		= trace_trunc,
+	.release	= text_release,
+};
+
+static int trace_pipe_open(struct tfs_file *f)
+{
+	return text_open(f, 1);
+}
+
+static bool buffer_empty(struct tfs_file *f)
+{
+	struct trace_buffer *buffer = trace_array_buffer(f->inst->tr);
+
+	if (f->node->cpu == RING_BUFFER_ALL_CPUS)
+		return ring_buffer_empty(buffer);
+	return ring_buffer_empty_cpu(buffer, f->node->cpu);
+}
+
+/*
+ * Once something was read, an empty buffer with tracing off is the end
+ * of the file (the kernel's tracing_wait_pipe()): "cat trace_pipe" ends
+ * after "echo 0 > tracing_on".
+ */
+static bool pipe_at_end(struct tfs_file *f, const struct text_state *st)
+{
+	return st->consumed && !trace_array_tracing_on(f->inst->tr);
+}
+
+/*
+ * What is there now, up to @size bytes.  The kernel stops at a page; a
+ * FUSE round trip costs more than a read(2), so this fills the whole
+ * request (bounded: each pass consumes what it prints).
+ */
+static ssize_t trace_pipe_read(struct tfs_file *f, char *buf, size_t size, off_t off)
+{
+	struct text_state *st = f->priv;
+	size_t out = 0;
+
+	(void)off;
+	while (out < size) {
+		if (!seq_pending(st) && !seq_fill(st))
+			break;
+		out += seq_copy(st, buf + out, size - out);
+	}
+	if (out || !size) {
+		st->consumed |= out > 0;
+		return (ssize_t)out;
+	}
+	return pipe_at_end(f, st) ? 0 : -EAGAIN;
+}
+
+static int trace_pipe_readable(struct tfs_file *f)
+{
+	struct text_state *st = f->priv;
+
+	return seq_pending(st) || !buffer_empty(f) || pipe_at_end(f, st);
+}
+
+const struct tfs_fops tfs_fops_trace_pipe = {
+	.mode		= 0440,
+	.open		= trace_pipe_open,
+	.read		= trace_pipe_read,
+	.readable	= trace_pipe_readable,
+	.release	= text_release,
+};
+
+/* ------------------------------------------------------------------
+ * trace_pipe_raw
+ */
+
+/**
+ * struct raw_state - an open trace_pipe_raw
+ * @buffer: the instance's buffer
+ * @page:   the last page taken (ring_buffer_alloc_read_page())
+ * @read:   bytes of @page returned; RB_PAGE_SIZE: take the next
+ */
+struct raw_state {
+	struct trace_buffer	*buffer;
+	void			*page;
+	size_t			read;
+};
+
+static int raw_open(struct tfs_file *f)
+{
+	struct raw_state *st = calloc(1, sizeof(*st));
+
+	if (!st)
+		return -ENOMEM;
+	st->buffer = trace_array_buffer(f->inst->tr);
+	st->page = ring_buffer_alloc_read_page(st->buffer, f->node->cpu);
+	st->read = RB_PAGE_SIZE;
+	f->priv = st;
+	return st->page ? 0 : -ENOMEM;
+}
+
+static void raw_release(struct tfs_file *f)
+{
+	struct raw_state *st = f->priv;
+
+	if (st && st->page)
+		ring_buffer_free_read_page(st->buffer, f->node->cpu, st->page);
+	free(st);
+}
+
+/*
+ * As the kernel's tracing_buffers_read(): a page is taken with room for
+ * what the reader asked (whole 4096-byte pages for a read of 4096), then
+ * handed out until it is all returned, the unused end included.  A
+ * buffer that has data but no page for a read this small reads as 0.
+ */
+static ssize_t raw_read(struct tfs_file *f, char *buf, size_t size, off_t off)
+{
+	struct raw_state *st = f->priv;
+	size_t n;
+	int err;
+
+	(void)off;
+	if (!size)
+		return 0;
+	if (st->read >= RB_PAGE_SIZE) {
+		err = ring_buffer_read_page(st->buffer, &st->page,
+					    size < RB_PAGE_SIZE ? size : RB_PAGE_SIZE,
+					    f->node->cpu, 0);
+		if (err)
+			return ring_buffer_empty_cpu(st->buffer, f->node->cpu) ? -EAGAIN : 0;
+		st->read = 0;
+	}
+	n = RB_PAGE_SIZE - st->read;
+	if (n > size)
+		n = size;
+	memcpy(buf, (char *)st->page + st->read, n);
+	st->read += n;
+	return (ssize_t)n;
+}
+
+/* Any data, not buffer_percent of it (the kernel's read; its poll waits). */
+static int raw_readable(struct tfs_file *f)
+{
+	struct raw_state *st = f->priv;
+
+	return st->read < RB_PAGE_SIZE || !ring_buffer_empty_cpu(st->buffer, f->node->cpu);
+}
+
+const struct tfs_fops tfs_fops_trace_pipe_raw = {
+	.mode		= 0440,
+	.open		= raw_open,
+	.read		= raw_read,
+	.readable	= raw_readable,
+	.release	= raw_release,
+};
+
+/* ------------------------------------------------------------------
+ * stats
+ */
+
+/* " %5llu.%06lu" of a clock in ns, rounded to the microsecond. */
+static void stats_time(struct tfs_buf *b, const char *what, uint64_t ts, bool in_ns)
+{
+	uint64_t usecs = (ts + 500) / 1000;
+
+	if (in_ns)
+		tfs_buf_printf(b, "%s: %5llu.%06llu\n", what,
+			       (unsigned long long)(usecs / 1000000),
+			       (unsigned long long)(usecs % 1000000));
+	else
+		tfs_buf_printf(b, "%s: %llu\n", what, (unsigned long long)ts);
+}
+
+static int stats_show(struct tfs_file *f, struct tfs_buf *b)
+{
+	struct trace_buffer *buffer = trace_array_buffer(f->inst->tr);
+	const struct trace_clock *tc = trace_clock_get(trace_array_clock(f->inst->tr));
+	bool in_ns = !tc || tc->in_ns;
+	int cpu = f->node->cpu;
+
+	tfs_buf_printf(b, "entries: %ld\n", (long)ring_buffer_entries_cpu(buffer, cpu));
+	tfs_buf_printf(b, "overrun: %ld\n", (long)ring_buffer_overrun_cpu(buffer, cpu));
+	tfs_buf_printf(b, "commit overrun: %ld\n",
+		       (long)ring_buffer_commit_overrun_cpu(buffer, cpu));
+	tfs_buf_printf(b, "bytes: %ld\n", (long)ring_buffer_bytes_cpu(buffer, cpu));
+	stats_time(b, "oldest event ts", ring_buffer_oldest_event_ts(buffer, cpu), in_ns);
+	stats_time(b, "now ts", ring_buffer_time_stamp(buffer), in_ns);
+	tfs_buf_printf(b, "dropped events: %ld\n",
+		       (long)ring_buffer_dropped_events_cpu(buffer, cpu));
+	tfs_buf_printf(b, "read events: %ld\n", (long)ring_buffer_read_events_cpu(buffer, cpu));
+	return 0;
+}
+
+const struct tfs_fops tfs_fops_stats = {
+	.mode	= 0440,
+	.show	= stats_show,
+};
+
+/* ------------------------------------------------------------------
+ * trace_marker, trace_marker_raw
+ */
+
+static ssize_t marker_write(struct tfs_file *f, const char *buf, size_t size)
+{
+	return trace_array_marker_write(f->inst->tr, buf, size);
+}
+
+static ssize_t marker_raw_write(struct tfs_file *f, const char *buf, size_t size)
+{
+	return trace_array_marker_write_raw(f->inst->tr, buf, size);
+}
+
+const struct tfs_fops tfs_fops_trace_marker = {
+	.mode	= 0220,
+	.write	= marker_write,
+};
+
+const struct tfs_fops tfs_fops_trace_marker_raw = {
+	.mode	= 0220,
+	.write	= marker_raw_write,
+};

@@ -1,0 +1,352 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * events/, set_event, available_events: texts and errnos, checked
+ * against what /sys/kernel/tracing gives for the same writes.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <linux/ring_buffer.h>
+#include <linux/trace_events.h>
+
+#include "../../kernel/trace/trace_array.h"
+#include "tfs_test.h"
+
+#define ONE_ENABLE	"events/tfs_test/tfs_one/enable"
+#define TWO_ENABLE	"events/tfs_test/tfs_two/enable"
+#define SYS_ENABLE	"events/tfs_test/enable"
+
+static void all_off(void)
+{
+	tfs_echo("events/enable", "0");
+}
+
+/* Writes enable refuses, as the kernel's kstrtoul() does. */
+#define BAD_ENABLE	TFS_WRITES("2", "", " 1", "1 ", "1\n\n", "\n", "x", "0x1", "-0", "1x")
+
+static void test_event_enable(void)
+{
+	all_off();
+	EXPECT_STREQ("0\n", tfs_cat(ONE_ENABLE));
+	EXPECT_EQ(1, tfs_echo(ONE_ENABLE, "1"));
+	EXPECT_STREQ("1\n", tfs_cat(ONE_ENABLE));
+	EXPECT_EQ(0, tfs_refuses(ONE_ENABLE, -EINVAL, BAD_ENABLE));
+	EXPECT_EQ(-ERANGE, tfs_echo(ONE_ENABLE, "99999999999999999999"));
+	EXPECT_STREQ("1\n", tfs_cat(ONE_ENABLE));
+	EXPECT_EQ(2, tfs_echo(ONE_ENABLE, "0\n"));
+	EXPECT_STREQ("0\n", tfs_cat(ONE_ENABLE));
+	EXPECT_EQ(2, tfs_echo(ONE_ENABLE, "+1"));
+	EXPECT_EQ(2, tfs_echo(ONE_ENABLE, "01"));
+	EXPECT_STREQ("1\n", tfs_cat(ONE_ENABLE));
+	/* The kernel stops at a NUL. */
+	EXPECT_EQ(2, tfs_write_path(ONE_ENABLE, "0\0garbage", 2, O_TRUNC));
+	EXPECT_STREQ("0\n", tfs_cat(ONE_ENABLE));
+}
+
+/* Held by a trigger (soft mode): "0*" and "1*", and on for the system. */
+static void test_soft_mode(void)
+{
+	struct trace_event_call *call = trace_find_event_call("tfs_test", "tfs_one");
+	struct trace_array *tr = trace_array_top();
+
+	all_off();
+	ASSERT_TRUE(call && tr);
+	ASSERT_EQ(0, trace_array_soft_mode(tr, call, 1));
+	EXPECT_STREQ("0*\n", tfs_cat(ONE_ENABLE));
+	EXPECT_STREQ("X\n", tfs_cat(SYS_ENABLE));
+	EXPECT_EQ(0, trace_array_soft_disable(tr, call, 0));
+	EXPECT_STREQ("1*\n", tfs_cat(ONE_ENABLE));
+	EXPECT_STREQ("tfs_test:tfs_one\n", tfs_cat("set_event"));
+	EXPECT_EQ(0, trace_array_soft_disable(tr, call, 1));
+	EXPECT_STREQ("", tfs_cat("set_event"));
+	EXPECT_EQ(0, trace_array_soft_mode(tr, call, 0));
+	EXPECT_STREQ("0\n", tfs_cat(ONE_ENABLE));
+	EXPECT_STREQ("0\n", tfs_cat(SYS_ENABLE));
+}
+
+/* "X" when mixed, "1"/"0" when not, at system and top level. */
+static void test_system_enable(void)
+{
+	all_off();
+	EXPECT_STREQ("0\n", tfs_cat(SYS_ENABLE));
+	EXPECT_STREQ("0\n", tfs_cat("events/enable"));
+	tfs_echo(ONE_ENABLE, "1");
+	EXPECT_STREQ("X\n", tfs_cat(SYS_ENABLE));
+	EXPECT_STREQ("X\n", tfs_cat("events/enable"));
+	EXPECT_EQ(2, tfs_echo(SYS_ENABLE, "1\n"));
+	EXPECT_STREQ("1\n", tfs_cat(TWO_ENABLE));
+	EXPECT_STREQ("1\n", tfs_cat(SYS_ENABLE));
+	EXPECT_EQ(0, tfs_refuses(SYS_ENABLE, -EINVAL, BAD_ENABLE));
+	EXPECT_EQ(0, tfs_refuses("events/enable", -EINVAL, BAD_ENABLE));
+	EXPECT_STREQ("1\n", tfs_cat(SYS_ENABLE));
+	EXPECT_EQ(1, tfs_echo("events/enable", "0"));
+	EXPECT_STREQ("0\n", tfs_cat(ONE_ENABLE));
+	EXPECT_STREQ("0\n", tfs_cat(TWO_ENABLE));
+	EXPECT_EQ(1, tfs_echo("events/enable", "1"));
+	EXPECT_STREQ("1\n", tfs_cat("events/enable"));
+	EXPECT_STREQ("1\n", tfs_cat(TWO_ENABLE));
+	all_off();
+}
+
+/* Copied from /sys/kernel/tracing/events/ftrace/print/format. */
+static const char kernel_print_format[] =
+	"name: print\n"
+	"ID: 5\n"
+	"format:\n"
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
+	"\n"
+	"\tfield:unsigned long ip;\toffset:8;\tsize:8;\tsigned:0;\n"
+	"\tfield:char buf[];\toffset:16;\tsize:0;\tsigned:0;\n"
+	"\n"
+	"print fmt: \"%ps: %s\", (void *)REC->ip, REC->buf\n";
+
+/* The internal ftrace system: formats and ids, nothing to enable. */
+static void test_ftrace_system(void)
+{
+	EXPECT_TRUE(tfs_dir_has("events/ftrace", "print"));
+	EXPECT_TRUE(tfs_dir_has("events/ftrace", "raw_data"));
+	EXPECT_FALSE(tfs_dir_has("events/ftrace", "enable"));
+	EXPECT_FALSE(tfs_dir_has("events/ftrace", "filter"));
+	EXPECT_FALSE(tfs_dir_has("events/ftrace/print", "enable"));
+	EXPECT_FALSE(tfs_dir_has("events/ftrace/print", "filter"));
+	EXPECT_STREQ(kernel_print_format, tfs_cat("events/ftrace/print/format"));
+	EXPECT_STREQ("5\n", tfs_cat("events/ftrace/print/id"));
+	EXPECT_EQ(0, tfs_count(tfs_cat("available_events"), "ftrace:"));
+	EXPECT_EQ(-EINVAL, tfs_echo("set_event", "ftrace:print"));
+	EXPECT_EQ(-EINVAL, tfs_echo("set_event", "print"));
+}
+
+static void test_format_id(void)
+{
+	struct trace_event_call *call = trace_find_event_call("tfs_test", "tfs_one");
+	char want[2048], id[16];
+
+	ASSERT_TRUE(call != NULL);
+	ASSERT_GT(trace_event_format(call, want, sizeof(want)), 0);
+	EXPECT_STREQ(want, tfs_cat("events/tfs_test/tfs_one/format"));
+	/* Read in pieces at increasing offsets: the same text. */
+	EXPECT_STREQ(want, tfs_cat_chunked("events/tfs_test/tfs_one/format", 7));
+	snprintf(id, sizeof(id), "%d\n", call->id);
+	EXPECT_STREQ(id, tfs_cat("events/tfs_test/tfs_one/id"));
+	EXPECT_EQ(1, tfs_count(want, "\tfield:int v;\toffset:8;\tsize:4;\tsigned:1;\n"));
+}
+
+static void test_headers(void)
+{
+	char page[1024], entry[1024];
+
+	ring_buffer_print_page_header(page, sizeof(page));
+	ring_buffer_print_entry_header(entry, sizeof(entry));
+	EXPECT_STREQ(page, tfs_cat("events/header_page"));
+	EXPECT_STREQ(entry, tfs_cat("events/header_event"));
+	EXPECT_EQ(1, tfs_count(page, "\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"));
+	EXPECT_EQ(1, tfs_count(entry, "# compressed entry header\n"));
+}
+
+static void test_available_events(void)
+{
+	const char *text = tfs_cat("available_events");
+
+	EXPECT_EQ(1, tfs_count(text, "tfs_test:tfs_one\n"));
+	EXPECT_EQ(1, tfs_count(text, "tfs_test:tfs_two\n"));
+	EXPECT_EQ(-EACCES, tfs_open_err("available_events", O_WRONLY));
+}
+
+/* A write to set_event, and what it reads after. */
+struct set_event_case {
+	const char	*write;
+	int		flags;		/* O_TRUNC (>) or O_APPEND (>>) */
+	const char	*after;
+};
+
+#define BOTH	"tfs_test:tfs_one\ntfs_test:tfs_two\n"
+
+static const struct set_event_case set_event_cases[] = {
+	{ "tfs_test:tfs_one",	O_TRUNC,	"tfs_test:tfs_one\n" },
+	{ "tfs_test:tfs_two\n",	O_APPEND,	BOTH },
+	{ "!tfs_test:tfs_one",	O_APPEND,	"tfs_test:tfs_two\n" },
+	{ ":tfs_one",		O_TRUNC,	"tfs_test:tfs_one\n" },
+	{ "*:tfs_two",		O_TRUNC,	"tfs_test:tfs_two\n" },
+	{ "tfs_test:",		O_TRUNC,	BOTH },
+	{ "tfs_one",		O_TRUNC,	"tfs_test:tfs_one\n" },
+	/* A bare name is a system too. */
+	{ "tfs_test",		O_TRUNC,	BOTH },
+	{ "!*:*",		O_APPEND,	"" },
+	{ "tfs_test:*",		O_TRUNC,	BOTH },
+	{ "tfs_test:tfs_one tfs_test:tfs_two", O_TRUNC, BOTH },
+	/* An empty write with O_TRUNC: everything off. */
+	{ "",			O_TRUNC,	"" },
+};
+
+static void test_set_event_syntax(void)
+{
+	const struct set_event_case *c;
+
+	all_off();
+	for (c = set_event_cases; c < set_event_cases + ARRAY_LEN(set_event_cases); c++) {
+		EXPECT_EQ((ssize_t)strlen(c->write),
+			  tfs_write_path("set_event", c->write, strlen(c->write), c->flags));
+		EXPECT_STREQ(c->after, tfs_cat("set_event"));
+	}
+	EXPECT_STREQ("0\n", tfs_cat("events/enable"));
+}
+
+static void test_set_event_errors(void)
+{
+	all_off();
+	tfs_echo(ONE_ENABLE, "1");
+	EXPECT_EQ(-EINVAL, tfs_append("set_event", "bogus:x"));
+	EXPECT_EQ(-EINVAL, tfs_append("set_event", "tfs_test:bogus"));
+	EXPECT_EQ(-EINVAL, tfs_append("set_event", "*"));
+	EXPECT_STREQ("tfs_test:tfs_one\n", tfs_cat("set_event"));
+	/* Words before a bad one are done, as the kernel's one-word writes. */
+	EXPECT_EQ(-EINVAL, tfs_append("set_event", "tfs_test:tfs_two bogus"));
+	EXPECT_STREQ("tfs_test:tfs_one\ntfs_test:tfs_two\n", tfs_cat("set_event"));
+	/* White space only changes nothing. */
+	EXPECT_EQ(3, tfs_append("set_event", " \n "));
+	EXPECT_STREQ("tfs_test:tfs_one\ntfs_test:tfs_two\n", tfs_cat("set_event"));
+	all_off();
+}
+
+static const char *last_error(void)
+{
+	const char *log = tfs_cat("error_log");
+	const char *last = log, *p;
+
+	for (p = log; (p = strstr(p, "\n[")); p++)
+		last = p + 1;
+	return last;
+}
+
+/* "[ 1234.567890] loc: error: msg\n  Command: cmd\n           ^\n" */
+static int error_entry_ok(const char *entry, const char *loc, const char *cmd)
+{
+	char tail[512];
+	unsigned long sec, usec;
+	int n = 0;
+
+	if (sscanf(entry, "[%5lu.%6lu]%n", &sec, &usec, &n) != 2 || n != 14)
+		return 0;
+	snprintf(tail, sizeof(tail), " %s: error: ", loc);
+	if (strncmp(entry + n, tail, strlen(tail)))
+		return 0;
+	snprintf(tail, sizeof(tail), "\n  Command: %s\n           ^\n", cmd);
+	return strlen(entry) > strlen(tail) && !strcmp(entry + strlen(entry) - strlen(tail), tail);
+}
+
+static void test_event_filter(void)
+{
+	const char *f = "events/tfs_test/tfs_one/filter";
+
+	EXPECT_EQ(0, tfs_echo("error_log", ""));
+	EXPECT_STREQ("", tfs_cat("error_log"));
+	EXPECT_STREQ("none\n", tfs_cat(f));
+	EXPECT_EQ(1, tfs_echo(f, "0"));
+	EXPECT_EQ(4, tfs_echo(f, " 0 \n"));
+	EXPECT_EQ(-EINVAL, tfs_echo(f, "v > 1"));
+	EXPECT_TRUE(error_entry_ok(last_error(), "event filter parse error", "v > 1"));
+	/* Empty is no filter expression either, as the kernel says. */
+	EXPECT_EQ(-EINVAL, tfs_echo(f, ""));
+	EXPECT_EQ(-EINVAL, tfs_echo(f, "\n"));
+	EXPECT_STREQ("none\n", tfs_cat(f));
+	EXPECT_EQ(3, tfs_count(tfs_cat("error_log"), "  Command: "));
+	EXPECT_EQ(0, tfs_echo("error_log", ""));
+	EXPECT_STREQ("", tfs_cat("error_log"));
+}
+
+static void test_system_filter(void)
+{
+	const char *f = "events/tfs_test/filter";
+	const char *help =
+		"### global filter ###\n"
+		"# Use this to set filters for multiple events.\n"
+		"# Only events with the given fields will be affected.\n"
+		"# If no events are modified, an error message will be displayed here\n";
+
+	EXPECT_STREQ(help, tfs_cat(f));
+	EXPECT_EQ(1, tfs_echo(f, "0"));
+	EXPECT_EQ(0, tfs_echo(f, ""));
+	EXPECT_EQ(1, tfs_echo(f, "\n"));
+	EXPECT_EQ(-EINVAL, tfs_echo(f, "common_pid == 1"));
+	EXPECT_TRUE(error_entry_ok(last_error(), "event filter parse error",
+				   "common_pid == 1"));
+	EXPECT_STREQ(help, tfs_cat(f));
+}
+
+static void test_error_log_max(void)
+{
+	char cmd[16];
+
+	tfs_echo("error_log", "");
+	for (int i = 0; i < 10; i++) {
+		snprintf(cmd, sizeof(cmd), "x%d", i);
+		tfs_echo("events/tfs_test/tfs_one/filter", cmd);
+	}
+	/* The kernel keeps the last eight. */
+	EXPECT_EQ(8, tfs_count(tfs_cat("error_log"), "  Command: "));
+	EXPECT_EQ(0, tfs_count(tfs_cat("error_log"), "Command: x1\n"));
+	EXPECT_EQ(1, tfs_count(tfs_cat("error_log"), "Command: x9\n"));
+	/* A write without O_TRUNC changes nothing. */
+	EXPECT_EQ(1, tfs_append("error_log", "x"));
+	EXPECT_EQ(8, tfs_count(tfs_cat("error_log"), "  Command: "));
+	tfs_echo("error_log", "");
+}
+
+static void test_trigger(void)
+{
+	const char *t = "events/tfs_test/tfs_one/trigger";
+
+	tfs_echo("error_log", "");
+	EXPECT_STREQ("# Available triggers:\n#\n", tfs_cat(t));
+	EXPECT_EQ(0, tfs_echo(t, ""));
+	EXPECT_EQ(-EINVAL, tfs_echo(t, "\n"));
+	EXPECT_STREQ("", tfs_cat("error_log"));
+	EXPECT_EQ(-EINVAL, tfs_echo(t, "traceoff"));
+	EXPECT_TRUE(error_entry_ok(last_error(), "event trigger", "traceoff"));
+	EXPECT_EQ(-EINVAL, tfs_echo(t, "0"));
+	EXPECT_STREQ("# Available triggers:\n#\n", tfs_cat(t));
+	tfs_echo("error_log", "");
+}
+
+/* Each instance's enables are its own. */
+static void test_instance_events(void)
+{
+	struct tfs_stat st;
+	int64_t dir = tfs_path("instances");
+
+	all_off();
+	ASSERT_EQ(0, tfs_mkdir((uint64_t)dir, "ev", &st));
+	EXPECT_EQ(1, tfs_echo("instances/ev/events/tfs_test/tfs_one/enable", "1"));
+	EXPECT_STREQ("1\n", tfs_cat("instances/ev/events/tfs_test/tfs_one/enable"));
+	EXPECT_STREQ("X\n", tfs_cat("instances/ev/events/enable"));
+	EXPECT_STREQ("0\n", tfs_cat(ONE_ENABLE));
+	EXPECT_STREQ("tfs_test:tfs_one\n", tfs_cat("instances/ev/set_event"));
+	EXPECT_STREQ("", tfs_cat("set_event"));
+	EXPECT_EQ(-EINVAL, tfs_echo("instances/ev/events/tfs_test/tfs_one/filter", "bad"));
+	EXPECT_EQ(1, tfs_count(tfs_cat("instances/ev/error_log"), "Command: bad\n"));
+	EXPECT_EQ(0, tfs_count(tfs_cat("error_log"), "Command: bad\n"));
+	EXPECT_EQ(0, tfs_rmdir((uint64_t)dir, "ev"));
+}
+
+const struct tfs_test tfs_events_tests[] = {
+	TFS_TEST(test_event_enable),
+	TFS_TEST(test_soft_mode),
+	TFS_TEST(test_system_enable),
+	TFS_TEST(test_ftrace_system),
+	TFS_TEST(test_format_id),
+	TFS_TEST(test_headers),
+	TFS_TEST(test_available_events),
+	TFS_TEST(test_set_event_syntax),
+	TFS_TEST(test_set_event_errors),
+	TFS_TEST(test_event_filter),
+	TFS_TEST(test_system_filter),
+	TFS_TEST(test_error_log_max),
+	TFS_TEST(test_trigger),
+	TFS_TEST(test_instance_events),
+	{ NULL, NULL }
+};

@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * ustrace trace-cmd [-m DIR] [--] ARGS...: the stock trace-cmd on a
+ * ustrace tracefs mount.
+ *
+ * Runs "trace-cmd ARGS..." with ustrace-trace-cmd.so preloaded and the
+ * mount in USTRACE_TRACEFS_MOUNT (tools/tracing/shim/trace-cmd-shim.c
+ * says what the shim changes and why).  The mount is -m DIR, or
+ * $USTRACE_TRACEFS (where an instrumented program serves its tracefs).
+ * The shim is $USTRACE_TRACE_CMD_SHIM, or ustrace-trace-cmd.so next to
+ * this program (an uninstalled build), or the installed one.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ustrace.h"
+
+#ifndef USTRACE_PKGLIBDIR
+# define USTRACE_PKGLIBDIR "/usr/local/lib/ustrace"
+#endif
+
+#define SHIM_NAME	"ustrace-trace-cmd.so"
+
+static void trace_cmd_usage(FILE *out)
+{
+	fprintf(out,
+		"usage: ustrace trace-cmd [-m DIR] [--] TRACE-CMD-ARGS...\n"
+		"\n"
+		"Runs the stock trace-cmd on the ustrace tracefs mounted at DIR\n"
+		"(default: $USTRACE_TRACEFS).\n"
+		"\n"
+		"  -m, --mount DIR  the ustrace tracefs mount\n"
+		"  -h, --help       show this help\n");
+}
+
+static int readable(const char *path)
+{
+	return access(path, R_OK) == 0;
+}
+
+/* The shim: the override, next to us, or installed.  Return: 0 or -ENOENT. */
+static int find_shim(char *out, size_t size)
+{
+	const char *env = getenv("USTRACE_TRACE_CMD_SHIM");
+	char self[PATH_MAX];
+	ssize_t len;
+	char *slash;
+
+	if (env && *env) {
+		snprintf(out, size, "%s", env);
+		return readable(out) ? 0 : -ENOENT;
+	}
+	len = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (len > 0) {
+		self[len] = '\0';
+		slash = strrchr(self, '/');
+		if (slash) {
+			*slash = '\0';
+			if ((size_t)snprintf(out, size, "%s/%s", self, SHIM_NAME) < size &&
+			    readable(out))
+				return 0;
+		}
+	}
+	snprintf(out, size, "%s/%s", USTRACE_PKGLIBDIR, SHIM_NAME);
+	return readable(out) ? 0 : -ENOENT;
+}
+
+/* Is @dir a ustrace (or any) tracefs: does it have events/header_page? */
+static int is_tracefs(const char *dir)
+{
+	char path[PATH_MAX];
+
+	return (size_t)snprintf(path, sizeof(path), "%s/events/header_page", dir) <
+	       sizeof(path) && readable(path);
+}
+
+int cmd_trace_cmd(int argc, char **argv)
+{
+	const char *mount = getenv("USTRACE_TRACEFS"), *old;
+	char shim[PATH_MAX], real[PATH_MAX], *preload;
+	int i = 1;
+
+	for (; i < argc && argv[i][0] == '-'; i++) {
+		if (!strcmp(argv[i], "--")) {
+			i++;
+			break;
+		}
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			trace_cmd_usage(stdout);
+			return 0;
+		}
+		if ((!strcmp(argv[i], "-m") || !strcmp(argv[i], "--mount")) && i + 1 < argc) {
+			mount = argv[++i];
+			continue;
+		}
+		/* The first option that is not ours is trace-cmd's. */
+		break;
+	}
+	if (i >= argc) {
+		trace_cmd_usage(stderr);
+		return 2;
+	}
+	if (!mount || !*mount) {
+		ustrace_err("trace-cmd: no tracefs: give -m DIR or set USTRACE_TRACEFS");
+		return 2;
+	}
+	if (!realpath(mount, real) || !is_tracefs(real)) {
+		ustrace_err("trace-cmd: %s is not a tracefs mount (no events/header_page)",
+			    mount);
+		return 1;
+	}
+	if (find_shim(shim, sizeof(shim))) {
+		ustrace_err("trace-cmd: %s not found (install ustrace, or set "
+			    "USTRACE_TRACE_CMD_SHIM)", SHIM_NAME);
+		return 1;
+	}
+	old = getenv("LD_PRELOAD");
+	if (asprintf(&preload, "%s%s%s", shim, old && *old ? ":" : "", old ? old : "") < 0)
+		return 1;
+	if (setenv("LD_PRELOAD", preload, 1) || setenv("USTRACE_TRACEFS_MOUNT", real, 1)) {
+		ustrace_err("trace-cmd: %s", strerror(errno));
+		return 1;
+	}
+	argv[i - 1] = "trace-cmd";
+	execvp("trace-cmd", &argv[i - 1]);
+	ustrace_err("trace-cmd: cannot run trace-cmd: %s (Debian: apt-get install trace-cmd)",
+		    strerror(errno));
+	return 127;
+}
