@@ -154,6 +154,12 @@ static const int fatal_signals[] = {
 static struct sigaction old_actions[NSIG];
 static bool handler_installed[NSIG];
 
+/*
+ * Defined by a program that hands USTRACE_* on to the programs it runs and
+ * must not record itself: the ustrace command (ustrace record).
+ */
+extern const char __ustrace_record_env_ignore __attribute__((__weak__)) __ustrace_visible;
+
 static void rec_warn(const char *fmt, ...) __attribute__((__format__(printf, 1, 2)));
 
 static void rec_warn(const char *fmt, ...)
@@ -1161,7 +1167,7 @@ static void trace_record_env_init(void)
 	char var[64];
 	int err;
 
-	if (!events || !*events)
+	if (!events || !*events || &__ustrace_record_env_ignore)
 		return;
 	err = rec_attr_from_env(&attr, &what);
 	if (!err) {

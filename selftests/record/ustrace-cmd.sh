@@ -137,6 +137,13 @@ bad_options() {
 }
 check "record: bad options are usage errors" bad_options
 
+not_itself() {
+	USTRACE_EVENTS=rec_test USTRACE_OUTPUT=env.dat \
+		record self -e rec_test -- "$app" -n 5 -w 1 || return 1
+	[ -e self.dat ] && ! [ -e env.dat ] && [ "$(sum events self.sum)" = 5 ]
+}
+check "record: ustrace itself does not record, whatever its environment" not_itself
+
 list_events() {
 	"$ustrace" list -e "$app" >le.out || return 1
 	cat le.out

@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <linux/compiler.h>
+
 #include "ustrace.h"
 
 #ifndef USTRACE_VERSION
@@ -25,6 +27,13 @@ static const struct ustrace_cmd commands[] = {
 };
 
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+/*
+ * libustrace records a program that finds USTRACE_EVENTS in its
+ * environment; this one passes the variables on (ustrace record) and must
+ * not record itself, nor write over its program's file when it exits.
+ */
+__ustrace_visible const char __ustrace_record_env_ignore = 1;
 
 void ustrace_err(const char *fmt, ...)
 {
