@@ -41,24 +41,16 @@
 
 #include "trace_dat.h"
 
-/* trace-cmd's option and section ids (trace-cmd.dat.v7(5)). */
+/*
+ * trace-cmd's option ids (trace-cmd.dat.v7(5)); a section's id is that of
+ * the option that points to it (the table below).
+ */
 enum {
-	OPT_DONE		= 0,
-	OPT_CPUSTAT		= 2,
-	OPT_BUFFER		= 3,
-	OPT_TRACECLOCK		= 4,
-	OPT_UNAME		= 5,
-	OPT_CPUCOUNT		= 8,
-	OPT_STRINGS		= 15,
-	OPT_HEADER_INFO		= 16,
-	OPT_FTRACE_EVENTS	= 17,
-	OPT_EVENT_FORMATS	= 18,
-	OPT_KALLSYMS		= 19,
-	OPT_PRINTK		= 20,
-	OPT_CMDLINES		= 21,
+	OPT_DONE = 0, OPT_CPUSTAT = 2, OPT_BUFFER = 3, OPT_TRACECLOCK = 4,
+	OPT_UNAME = 5, OPT_CPUCOUNT = 8,
 };
 
-/* The sections of a version 7 file, in file order. */
+/* The sections of a version 7 file, in file order, with their ids. */
 enum {
 	SEC_HEADERS, SEC_FTRACE, SEC_EVENTS, SEC_KALLSYMS, SEC_PRINTK,
 	SEC_CMDLINES, SEC_OPTIONS, SEC_FLYRECORD, SEC_BUFFER_OPTIONS,
@@ -69,16 +61,16 @@ static const struct {
 	unsigned short	id;
 	const char	*name;
 } sections[NR_SECS] = {
-	[SEC_HEADERS]		= { OPT_HEADER_INFO,	"headers" },
-	[SEC_FTRACE]		= { OPT_FTRACE_EVENTS,	"ftrace events" },
-	[SEC_EVENTS]		= { OPT_EVENT_FORMATS,	"events format" },
-	[SEC_KALLSYMS]		= { OPT_KALLSYMS,	"kallsyms" },
-	[SEC_PRINTK]		= { OPT_PRINTK,		"printk" },
-	[SEC_CMDLINES]		= { OPT_CMDLINES,	"command lines" },
-	[SEC_OPTIONS]		= { OPT_DONE,		"options" },
-	[SEC_FLYRECORD]		= { OPT_BUFFER,		"buffer flyrecord" },
-	[SEC_BUFFER_OPTIONS]	= { OPT_DONE,		"buffer options" },
-	[SEC_STRINGS]		= { OPT_STRINGS,	"strings" },
+	[SEC_HEADERS]		= { 16, "headers" },
+	[SEC_FTRACE]		= { 17, "ftrace events" },
+	[SEC_EVENTS]		= { 18, "events format" },
+	[SEC_KALLSYMS]		= { 19, "kallsyms" },
+	[SEC_PRINTK]		= { 20, "printk" },
+	[SEC_CMDLINES]		= { 21, "command lines" },
+	[SEC_OPTIONS]		= { OPT_DONE, "options" },
+	[SEC_FLYRECORD]		= { OPT_BUFFER, "buffer flyrecord" },
+	[SEC_BUFFER_OPTIONS]	= { OPT_DONE, "buffer options" },
+	[SEC_STRINGS]		= { 15, "strings" },
 };
 
 #define DAT_PAGE_SIZE	RB_PAGE_SIZE

@@ -10,11 +10,12 @@
 #                   or a signal (see its comment)
 #   rec-app-static  the same linked with libustrace.a: trace markers, and
 #                   the instance's own trace text to compare with
-#   rec-plugin.so   an event that registers when rec-app dlopen()s it
+#
+# rec-app -p loads selftests/trace_events/te-plugin.so: an event that
+# registers long after the recording started.
 
-rec-srcs	:= $(d)/rec-app.c $(d)/rec-app-static.c $(d)/rec-plugin.c
+rec-srcs	:= $(d)/rec-app.c $(d)/rec-app-static.c
 $(call add-cflags,$(rec-srcs),-I$(srctree)/$(d) -I$(srctree)/samples/trace_events)
 $(call add-prog,$(d)/rec-app,$(d)/rec-app.c,-lpthread -ldl)
 $(call add-static-prog,$(d)/rec-app-static,$(d)/rec-app-static.c,-lpthread -ldl)
-$(call add-shlib,$(d)/rec-plugin.so,$(d)/rec-plugin.c)
-$(obj)$(d)/rec-app: $(obj)$(d)/rec-plugin.so
+$(obj)$(d)/rec-app: $(obj)selftests/trace_events/te-plugin.so

@@ -9,7 +9,7 @@
  * main() (the library's destructor writes the file), or a fatal signal.
  *
  *   -o FILE   ustrace_record_start() into FILE, with -e EVENTS (default
- *             "sample_trace,rec_test,rec_plugin"), -m MODE (pc or
+ *             "sample_trace,rec_test,te_plugin"), -m MODE (pc or
  *             overwrite), -C CLOCK, -V VERSION, -b KB
  *   -w N      N worker threads (default 2), worker i on CPU i % online
  *   -n N      each worker fires N rec_test:rec_seq events
@@ -17,7 +17,8 @@
  *   -s        each worker fires every sample event (samples/trace_events)
  *             for 11 rounds
  *   -M        trace_marker and trace_marker_raw writes (static build)
- *   -p SO     dlopen() SO and fire its rec_plugin:rec_loaded event
+ *   -p SO     dlopen() SO (te-plugin.so of selftests/trace_events) and
+ *             fire its te_plugin:plugin_value event 3 times
  *   -d        ustrace_record_dump(NULL) after the workers, then -n again
  *   -u        SIGUSR2 to itself after the workers, then -n again
  *   -t FILE   the recorder instance's trace text into FILE just before
@@ -131,10 +132,11 @@ static int fire_plugin(const char *path)
 		fprintf(stderr, "rec-app: %s\n", dlerror());
 		return -1;
 	}
-	*(void **)&fire = dlsym(h, "rec_plugin_fire");
+	*(void **)&fire = dlsym(h, "te_plugin_fire");
 	if (!fire)
 		return -1;
-	fire(3);
+	for (int v = 0; v < 3; v++)
+		fire(v);
 	return 0;
 }
 
@@ -209,7 +211,7 @@ int main(int argc, char **argv)
 {
 	struct ustrace_record_attr attr = {
 		.size = sizeof(attr),
-		.events = "sample_trace,rec_test,rec_plugin",
+		.events = "sample_trace,rec_test,te_plugin",
 	};
 	const char *text = NULL, *plugin = NULL;
 	int c, sig = 0, markers = 0, dump = 0, usr2 = 0, ret = 0;

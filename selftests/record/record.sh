@@ -19,30 +19,19 @@
 
 set -u
 
-here=$(cd "$(dirname "$0")" && pwd)
-srctree=${USTRACE_SRCTREE:-$(cd "$here/../.." && pwd)}
-objtree=${USTRACE_OBJTREE:-$srctree}
+. "$(dirname "$0")/../lib/tap.sh"
 app=$objtree/selftests/record/rec-app
 sapp=$objtree/selftests/record/rec-app-static
-plugin=$objtree/selftests/record/rec-plugin.so
+plugin=$objtree/selftests/trace_events/te-plugin.so
 sample=$objtree/samples/trace_events/trace-events-sample
-compare=("${PYTHON:-python3}" "$here/compare.py")
+compare=("${PYTHON:-python3}" "$srctree/selftests/record/compare.py")
 run=(timeout -k 5 60)
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/ustrace-record.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
-cd "$tmp" || exit 1
-
-n=0
-ok()     { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() { n=$((n + 1)); echo "not ok $n - $1"; }
-diag()   { sed 's/^/#   /' "$@" | head -n 30; }
-
-echo "TAP version 13"
+tap_begin record
 
 if ! command -v trace-cmd >/dev/null; then
 	not_ok "trace-cmd is installed (scripts/install-deps.sh installs it)"
-	echo "1..$n"
+	tap_end
 	exit 1
 fi
 
@@ -53,19 +42,6 @@ readable() {
 	"${run[@]}" trace-cmd report "$f" >"$f.rep" 2>"$f.err" &&
 		"${run[@]}" trace-cmd dump --all "$f" >/dev/null 2>>"$f.err" &&
 		! [ -s "$f.err" ]
-}
-
-# check DESCRIPTION COMMAND...: one result, with the command's output on failure.
-check() {
-	local what=$1
-
-	shift
-	if "$@" >"$tmp/out" 2>&1; then
-		ok "$what"
-	else
-		not_ok "$what"
-		diag "$tmp/out"
-	fi
 }
 
 # text_case NAME COMPARE-OPTIONS REC-APP-OPTIONS...
@@ -180,9 +156,9 @@ streaming() {
 check "producer/consumer: a recording 9 times its buffer loses nothing" streaming
 
 plugin_case() {
-	USTRACE_EVENTS=rec_plugin:rec_loaded USTRACE_OUTPUT=plugin.dat \
+	USTRACE_EVENTS=te_plugin:plugin_value USTRACE_OUTPUT=plugin.dat \
 		"${run[@]}" "$app" -n 1 -w 1 -p "$plugin" && readable plugin.dat &&
-		[ "$(grep -c 'rec_loaded: *n=[0-2] from=plugin$' plugin.dat.rep)" = 3 ] &&
+		[ "$(grep -c 'plugin_value: *v=[0-2] who=plugin$' plugin.dat.rep)" = 3 ] &&
 		! grep -q rec_seq plugin.dat.rep
 }
 check "an event of a dlopen()ed object is enabled when it registers" plugin_case
@@ -211,4 +187,4 @@ pid_name() {
 }
 check "%p in USTRACE_OUTPUT is the pid" pid_name
 
-echo "1..$n"
+tap_end

@@ -15,35 +15,13 @@
 
 set -u
 
-here=$(cd "$(dirname "$0")" && pwd)
-srctree=${USTRACE_SRCTREE:-$(cd "$here/../.." && pwd)}
-objtree=${USTRACE_OBJTREE:-$srctree}
+. "$(dirname "$0")/../lib/tap.sh"
 ustrace=$objtree/tools/tracing/ustrace
 app=$objtree/selftests/record/rec-app
-compare=("${PYTHON:-python3}" "$here/compare.py")
+compare=("${PYTHON:-python3}" "$srctree/selftests/record/compare.py")
 run=(timeout -k 5 60)
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/ustrace-cmd.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
-cd "$tmp" || exit 1
-
-n=0
-ok()     { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() { n=$((n + 1)); echo "not ok $n - $1"; }
-
-echo "TAP version 13"
-
-check() {
-	local what=$1
-
-	shift
-	if "$@" >"$tmp/out" 2>&1; then
-		ok "$what"
-	else
-		not_ok "$what"
-		sed 's/^/#   /' "$tmp/out" | head -n 30
-	fi
-}
+tap_begin cmd
 
 # sum FIELD FILE: FIELD (events, lost, overwritten, dropped) over the CPUs
 # of a summary.
@@ -179,4 +157,4 @@ commands() {
 }
 check "ustrace help lists the commands of ustrace(1)" commands
 
-echo "1..$n"
+tap_end

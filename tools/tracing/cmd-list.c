@@ -174,8 +174,16 @@ static int add_entry(struct tp_entry **v, size_t *n, const char *name,
 	return 0;
 }
 
-static int scan_symtab(const struct elf_file *f, const Elf64_Shdr *symsec,
-		       struct tp_entry **v, size_t *n)
+/* What a walk of the symbol tables hands each symbol it keeps. */
+typedef int (*symbol_fn)(const struct elf_file *f, const Elf64_Sym *sym,
+			 const char *name, void *priv);
+
+/*
+ * Call @fn for each defined object symbol of @symsec whose name starts
+ * with @prefix (the name is given without it), up to @fn's first error.
+ */
+static int walk_objects(const struct elf_file *f, const Elf64_Shdr *symsec,
+			const char *prefix, symbol_fn fn, void *priv)
 {
 	const Elf64_Shdr *strsec;
 	const Elf64_Sym *sym;
@@ -193,7 +201,6 @@ static int scan_symtab(const struct elf_file *f, const Elf64_Shdr *symsec,
 	nsyms = symsec->sh_size / sizeof(*sym);
 	for (k = 0; k < nsyms; k++) {
 		const char *name;
-		uint64_t sigaddr;
 
 		if (sym[k].st_shndx == SHN_UNDEF ||
 		    ELF64_ST_TYPE(sym[k].st_info) != STT_OBJECT ||
@@ -202,16 +209,41 @@ static int scan_symtab(const struct elf_file *f, const Elf64_Shdr *symsec,
 		name = (const char *)f->map + strsec->sh_offset +
 		       sym[k].st_name;
 		if (!memchr(name, 0, strsec->sh_size - sym[k].st_name) ||
-		    strncmp(name, TP_PREFIX, strlen(TP_PREFIX)))
+		    strncmp(name, prefix, strlen(prefix)))
 			continue;
-		sigaddr = elf_pointer(f, sym[k].st_value +
-				      offsetof(struct tracepoint, signature));
-		ret = add_entry(v, n, name + strlen(TP_PREFIX),
-				sigaddr ? elf_string(f, sigaddr) : NULL);
+		ret = fn(f, &sym[k], name + strlen(prefix), priv);
 		if (ret)
 			return ret;
 	}
 	return 0;
+}
+
+/* Every table of the object, or .symtab only (@symtab_only). */
+static int walk_tables(const struct elf_file *f, bool symtab_only, const char *prefix,
+		       symbol_fn fn, void *priv)
+{
+	int ret = 0;
+
+	for (int s = 0; s < f->eh->e_shnum && !ret; s++)
+		if (f->sh[s].sh_type == SHT_SYMTAB ||
+		    (f->sh[s].sh_type == SHT_DYNSYM && !symtab_only))
+			ret = walk_objects(f, &f->sh[s], prefix, fn, priv);
+	return ret;
+}
+
+struct tp_list {
+	struct tp_entry	*v;
+	size_t		n;
+};
+
+static int add_tracepoint(const struct elf_file *f, const Elf64_Sym *sym,
+			  const char *name, void *priv)
+{
+	struct tp_list *l = priv;
+	uint64_t sigaddr = elf_pointer(f, sym->st_value +
+				       offsetof(struct tracepoint, signature));
+
+	return add_entry(&l->v, &l->n, name, sigaddr ? elf_string(f, sigaddr) : NULL);
 }
 
 /* ------------------------------------------------------------------
@@ -315,45 +347,28 @@ static int read_event(const struct elf_file *f, uint64_t addr, const char *name,
 	return ret;
 }
 
-static int scan_events(const struct elf_file *f, const Elf64_Shdr *symsec,
-		       struct ev_entry **v, size_t *n)
+struct ev_list {
+	struct ev_entry	*v;
+	size_t		n;
+};
+
+static int add_event(const struct elf_file *f, const Elf64_Sym *sym, const char *name,
+		     void *priv)
 {
-	const Elf64_Shdr *strsec;
-	const Elf64_Sym *sym;
-	uint64_t k, nsyms;
+	struct ev_list *l = priv;
+	struct ev_entry *nv;
+	int ret;
 
-	if (symsec->sh_link >= f->eh->e_shnum || symsec->sh_entsize != sizeof(*sym) ||
-	    !in_file(f, symsec->sh_offset, symsec->sh_size))
+	if (sym->st_size != sizeof(struct trace_event_call))
 		return 0;
-	strsec = &f->sh[symsec->sh_link];
-	if (!in_file(f, strsec->sh_offset, strsec->sh_size))
-		return 0;
-	sym = (const Elf64_Sym *)(f->map + symsec->sh_offset);
-	nsyms = symsec->sh_size / sizeof(*sym);
-	for (k = 0; k < nsyms; k++) {
-		const char *name;
-		struct ev_entry *nv;
-		int ret;
-
-		if (sym[k].st_shndx == SHN_UNDEF || ELF64_ST_TYPE(sym[k].st_info) != STT_OBJECT ||
-		    sym[k].st_size != sizeof(struct trace_event_call) ||
-		    sym[k].st_name >= strsec->sh_size)
-			continue;
-		name = (const char *)f->map + strsec->sh_offset + sym[k].st_name;
-		if (!memchr(name, 0, strsec->sh_size - sym[k].st_name) ||
-		    strncmp(name, EVENT_PREFIX, strlen(EVENT_PREFIX)))
-			continue;
-		nv = realloc(*v, (*n + 1) * sizeof(**v));
-		if (!nv)
-			return -ENOMEM;
-		*v = nv;
-		ret = read_event(f, sym[k].st_value, name + strlen(EVENT_PREFIX), &nv[*n]);
-		if (ret < 0)
-			return ret;
-		if (!ret)
-			(*n)++;
-	}
-	return 0;
+	nv = realloc(l->v, (l->n + 1) * sizeof(*nv));
+	if (!nv)
+		return -ENOMEM;
+	l->v = nv;
+	ret = read_event(f, sym->st_value, name, &nv[l->n]);
+	if (!ret)
+		l->n++;
+	return ret < 0 ? ret : 0;
 }
 
 static int cmp_event(const void *a, const void *b)
@@ -392,13 +407,15 @@ static int print_format(struct ev_entry *e)
 static int list_events(const struct elf_file *f, const char *path, bool formats,
 		       bool prefix)
 {
-	struct ev_entry *v = NULL;
-	size_t n = 0, i;
-	int ret = 0, s;
+	struct ev_list l = { 0 };
+	struct ev_entry *v;
+	size_t n, i;
+	int ret;
 
-	for (s = 0; s < f->eh->e_shnum && !ret; s++)
-		if (f->sh[s].sh_type == SHT_SYMTAB)
-			ret = scan_events(f, &f->sh[s], &v, &n);
+	/* The event objects are static: only .symtab names them. */
+	ret = walk_tables(f, true, EVENT_PREFIX, add_event, &l);
+	v = l.v;
+	n = l.n;
 	qsort(v, n, sizeof(*v), cmp_event);
 	for (i = 0; i < n && !ret; i++) {
 		if (formats) {
@@ -432,9 +449,10 @@ enum list_what { LIST_TRACEPOINTS, LIST_EVENTS, LIST_FORMATS };
 static int list_object(const char *path, enum list_what what, bool verbose, bool prefix)
 {
 	struct elf_file f = { 0 };
-	struct tp_entry *v = NULL;
-	size_t n = 0, i;
-	int ret, s;
+	struct tp_list l = { 0 };
+	struct tp_entry *v;
+	size_t n, i;
+	int ret;
 
 	ret = elf_open(&f, path);
 	if (ret) {
@@ -447,10 +465,9 @@ static int list_object(const char *path, enum list_what what, bool verbose, bool
 		munmap((void *)f.map, f.size);
 		return ret ? 1 : 0;
 	}
-	for (s = 0; s < f.eh->e_shnum && !ret; s++)
-		if (f.sh[s].sh_type == SHT_SYMTAB ||
-		    f.sh[s].sh_type == SHT_DYNSYM)
-			ret = scan_symtab(&f, &f.sh[s], &v, &n);
+	ret = walk_tables(&f, false, TP_PREFIX, add_tracepoint, &l);
+	v = l.v;
+	n = l.n;
 	if (ret)
 		ustrace_err("%s: %s", path, strerror(-ret));
 	qsort(v, n, sizeof(*v), cmp_entry);
