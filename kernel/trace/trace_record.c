@@ -554,10 +554,15 @@ static void rec_fatal_handler(int sig, siginfo_t *si, void *uc)
 					__ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) {
 		__atomic_store_n(&rec.writer_tid, tid, __ATOMIC_RELEASE);
 		ring_buffer_record_off(rec.buffer);
-		__atomic_store_n(&rec.stop, 1, __ATOMIC_RELEASE);
 		rec_lock_fatal(tid);
 		rec_write_locked(rec.cfg.output, true,
 				 __atomic_load_n(&rec.reading_tid, __ATOMIC_RELAXED) == tid);
+		/*
+		 * The thread goes on waiting (an exiting thread nobody joins
+		 * is a leak to ThreadSanitizer); with the buffer off it has
+		 * nothing left to move.
+		 */
+		rec_unlock();
 		__atomic_store_n(&rec.written, 1, __ATOMIC_RELEASE);
 	} else if (rec.pid == getpid()) {
 		rec_wait_written(tid);

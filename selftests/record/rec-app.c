@@ -23,7 +23,9 @@
  *   -u        SIGUSR2 to itself after the workers, then -n again
  *   -t FILE   the recorder instance's trace text into FILE just before
  *             the file is written (static build)
- *   -k SIG    end by SIG: SEGV by a write through NULL, others by raise()
+ *   -k SIG    end by SIG: SEGV by a fault, others by raise()
+ *   -H SIG    a handler of our own for SIG, installed before -o starts
+ *             the recording: it says so and exits with status 42
  *   -x        end by returning from main() (default when the environment
  *             started the recording)
  *
@@ -194,6 +196,17 @@ static int parse_mode(const char *s)
 	       USTRACE_RECORD_PRODUCER_CONSUMER;
 }
 
+/* The program's own handler, which the library's must hand the signal to. */
+static void own_handler(int sig)
+{
+	static const char msg[] = "rec-app: own handler\n";
+
+	(void)sig;
+	if (write(STDOUT_FILENO, msg, sizeof(msg) - 1) < 0)
+		_exit(43);
+	_exit(42);
+}
+
 /* SIGSEGV by a real fault: a write to a page that allows none. */
 static void end_by_signal(int sig)
 {
@@ -217,7 +230,7 @@ int main(int argc, char **argv)
 	int c, sig = 0, markers = 0, dump = 0, usr2 = 0, ret = 0;
 	int from_main = getenv("USTRACE_EVENTS") != NULL;
 
-	while ((c = getopt(argc, argv, "o:e:m:C:V:b:w:n:P:sMp:dut:k:x")) != -1) {
+	while ((c = getopt(argc, argv, "o:e:m:C:V:b:w:n:P:sMp:dut:k:H:x")) != -1) {
 		switch (c) {
 		case 'o': attr.output = optarg; break;
 		case 'e': attr.events = optarg; break;
@@ -235,6 +248,7 @@ int main(int argc, char **argv)
 		case 'u': usr2 = 1; break;
 		case 't': text = optarg; break;
 		case 'k': sig = atoi(optarg); break;
+		case 'H': signal(atoi(optarg), own_handler); break;
 		case 'x': from_main = 1; break;
 		default: return 2;
 		}

@@ -11,7 +11,8 @@
 #   - samples/trace_events/trace-events-sample recorded through the
 #     environment, in each mode and version: trace-cmd report prints what
 #     the sample prints itself
-#   - SIGSEGV, SIGABRT, SIGBUS, SIGTERM, SIGINT still leave a whole file
+#   - SIGSEGV, SIGABRT, SIGBUS, SIGFPE, SIGILL, SIGTERM, SIGINT still leave
+#     a whole file; a handler the program had still runs
 #   - the flight recorder keeps the last MB and says how many it lost;
 #     SIGUSR2 and ustrace_record_dump() write numbered files
 #   - producer/consumer mode keeps a recording longer than its buffer
@@ -101,9 +102,19 @@ crash_case() {
 		"${compare[@]}" seq "$f.rep" 0 0 499 && "${compare[@]}" seq "$f.rep" 1 0 499
 }
 
-for sig in SEGV ABRT BUS TERM INT; do
+for sig in SEGV ABRT BUS FPE ILL TERM INT; do
 	check "killed by SIG$sig: the file is whole" crash_case "$(kill -l "$sig")"
 done
+
+# The program's own handler, there before the recording: it still runs.
+chained() {
+	"${run[@]}" "$app" -H 6 -o chain.dat -e rec_test -n 20 -w 1 -k 6 >chain.out
+	local status=$?
+	cat chain.out
+	[ "$status" = 42 ] && grep -qx "rec-app: own handler" chain.out &&
+		readable chain.dat && "${compare[@]}" seq chain.dat.rep 0 0 19
+}
+check "the program's SIGABRT handler runs after the file is written" chained
 
 # The flight recorder: 1 MiB per CPU, 200000 events from one worker.
 flight() {
