@@ -108,7 +108,7 @@ export ARCH USTRACE_VERSION KCONFIG_OVERRIDES
 
 config-targets	:= defconfig olddefconfig syncconfig savedefconfig menuconfig \
 		   listconfig %_defconfig
-no-config-targets := clean distclean help deps check check-quick run uninstall
+no-config-targets := clean distclean help deps check check-quick run uninstall fuzz
 
 goals		:= $(MAKECMDGOALS)
 ifneq ($(filter $(config-targets),$(goals)),)
@@ -341,6 +341,8 @@ selftests: all $(addprefix $(obj),$(test-builds) $(SELFTEST_TARGETS))
 
 RUN_PROG	?= samples/tracepoints/tracepoint-sample
 RUN_ARGS	?=
+# Then a program's own tracefs, driven from a shell (needs FUSE).
+RUN_DEMO	?= samples/tracefs/demo.sh
 
 # "make run" and "make check" install the dependencies before they parse a
 # configuration, so they hand the build to a second make.
@@ -356,6 +358,7 @@ run: deps
 	$(Q)$(MAKE) all
 	$(Q)test -x $(objtree)/$(RUN_PROG) || { echo "make run: $(RUN_PROG) was not built" >&2; exit 1; }
 	$(Q)$(objtree)/$(RUN_PROG) $(RUN_ARGS)
+	$(Q)$(if $(RUN_DEMO),$(srctree)/$(RUN_DEMO) $(objtree))
 
 # What tests see besides USTRACE_SRCTREE, USTRACE_OBJTREE and USTRACE_VARIANT
 # (scripts/run-tests.sh sets those): how to build and install like this build.
@@ -388,6 +391,12 @@ define run-tier
 			{ echo "# $(1): $$p failed" >&2; status=1; }; \
 	done; exit $$status
 endef
+
+# make fuzz: the parsers under libFuzzer (clang), FUZZ_TIME seconds each; failing
+# inputs go to selftests/fuzz/regress/, which "make check" replays.
+FUZZ_TIME	?= 60
+fuzz:
+	$(Q)MAKE='$(MAKE)' $(srctree)/scripts/run-fuzz.sh '$(CHECK_DIR)/fuzz' '$(FUZZ_TIME)'
 
 bench: all $(addprefix $(obj),$(BENCH_PROGS))
 	$(call run-tier,bench,$(BENCH_PROGS))
@@ -512,7 +521,7 @@ help:
 	@echo 'Building (O=dir builds in dir, V=1 shows commands):'
 	@echo '  all (default)   - libustrace.so, libustrace.a, tools and samples'
 	@echo '  selftests       - all, and the test programs'
-	@echo '  run             - install-deps, all, then run $(RUN_PROG)'
+	@echo '  run             - install-deps, all, then run $(RUN_PROG) and $(RUN_DEMO)'
 	@echo '  install         - install into $$(DESTDIR)$$(PREFIX) (PREFIX=$(PREFIX))'
 	@echo '  uninstall       - remove what install installed'
 	@echo 'Testing:'

@@ -24,6 +24,8 @@ PACKAGES=(
 	libtraceevent-dev	# kbuffer: ring buffer pages read by the kernel's own reader
 	trace-cmd		# reads what ustrace records (selftests/record, ustrace report)
 	man-db			# man --warnings in the documentation checks
+	libfuse3-dev		# the tracefs server (CONFIG_TRACEFS_FUSE)
+	fuse3			# fusermount3: mounting it; make run, ftracetest
 )
 
 [ "${USTRACE_SKIP_DEPS:-0}" = 1 ] && exit 0

@@ -285,8 +285,11 @@ int __ustrace_remove_event_call(struct trace_event_call *call)
 	/* No probe may still be running with one of the files. */
 	if (nr_gone)
 		tracepoint_synchronize_unregister();
-	for (i = 0; i < nr_gone; i++)
+	for (i = 0; i < nr_gone; i++) {
+		if (trace_filter_file_free)
+			trace_filter_file_free(gone[i]);
 		free(gone[i]);
+	}
 	free(gone);
 	free(call->priv);
 	call->priv = NULL;

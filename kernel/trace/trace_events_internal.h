@@ -161,6 +161,9 @@ extern const unsigned long trace_option_defaults;
 /* trace_instance.c, for trace_events.c and trace.c */
 struct trace_array *trace_array_top_locked(void);
 struct trace_event_file *trace_top_file_locked(struct trace_event_call *call, bool create);
+/* @tr's file of @call (@tr NULL: the top level), made if @create; NULL if none. */
+struct trace_event_file *trace_array_file_locked(struct trace_array *tr,
+						 struct trace_event_call *call, bool create);
 struct trace_event_file **trace_array_forget_call_locked(struct trace_event_call *call,
 							 unsigned int *nr);
 bool trace_array_pid_ignored(struct trace_array *tr, pid_t pid);
@@ -184,6 +187,11 @@ int trace_filter_match(struct trace_event_file *file, const void *rec, unsigned 
 bool trace_triggers_pre(struct trace_event_file *file) __attribute__((__weak__));
 void trace_triggers_post(struct trace_event_file *file, const void *rec, unsigned int len)
 	__attribute__((__weak__));
+/*
+ * Frees what the filter code hung on @file: called by the engine right
+ * before it frees a file, once no probe can be using it.
+ */
+void trace_filter_file_free(struct trace_event_file *file) __attribute__((__weak__));
 
 /*
  * Told when an event is registered (@added 1) or about to be removed (0),

@@ -48,6 +48,14 @@ struct trace_err {
  */
 struct event_filter *event_filter_compile(struct trace_event_call *call, const char *expr,
 					  struct trace_seq *err, int *err_pos);
+/*
+ * The same, with the error_log entry in @terr (may be NULL).  errno on an
+ * error: the kernel's for the same write, EINVAL, or its quirks EPERM
+ * (unbalanced ')' and other "-1" failures), ENOENT (unbalanced '('),
+ * ESRCH (unterminated quote); ENOMEM; ENOENT for an unregistered @call.
+ */
+struct event_filter *event_filter_compile_log(struct trace_event_call *call, const char *expr,
+					      struct trace_seq *err, struct trace_err *terr);
 /* Does the record (@len bytes, the common header first) pass? */
 bool event_filter_match(const struct event_filter *filter, const void *rec,
 			unsigned int len);
@@ -57,15 +65,26 @@ void event_filter_free(struct event_filter *filter);
 
 /*
  * The filter file of one event / one system of @tr (NULL: top level).
- * Setting "0" (or an empty expression) clears.  On error: -EINVAL, the
- * event keeps no filter (as the kernel leaves it), reading the file shows
- * the error text, and @err says what to log.
- * Return: 0, -EINVAL, -ENOMEM, -ENOENT.
+ * Setting "0" clears; an empty expression is an error ("Error: (0)"), as
+ * in the kernel.  On error: -EINVAL (or the kernel's -EPERM, -ENOENT,
+ * -ESRCH, see event_filter_compile_log()), the event keeps no filter (as
+ * the kernel leaves it), reading the file shows the error text, and @err
+ * says what to log; its Command is @expr with trailing spaces removed.
+ * Return: 0, -EINVAL, -EPERM, -ESRCH, -ENOMEM, -ENOENT.
  */
 int trace_array_set_filter(struct trace_array *tr, struct trace_event_call *call,
 			   const char *expr, struct trace_err *err);
 int trace_array_set_system_filter(struct trace_array *tr, const char *system,
 				  const char *expr, struct trace_err *err);
+/*
+ * As trace_array_set_system_filter(); *@nr_failed: how many of the
+ * system's events could not take the filter (they are left unfiltered,
+ * showing the error): the kernel logs @err once for each.  The write
+ * succeeds even then, as the kernel's.
+ */
+int trace_array_set_system_filter_count(struct trace_array *tr, const char *system,
+					const char *expr, struct trace_err *err,
+					unsigned int *nr_failed);
 /* The text the filter file reads ("none\n" when there is none). */
 void trace_array_print_filter(struct trace_array *tr, struct trace_event_call *call,
 			      struct trace_seq *s);

@@ -373,8 +373,11 @@ int trace_array_destroy(struct trace_array *tr)
 	trace_event_unlock();
 	/* No probe may still hold one of its files or its buffer. */
 	tracepoint_synchronize_unregister();
-	for (i = 0; i < tr->nr_files; i++)
+	for (i = 0; i < tr->nr_files; i++) {
+		if (tr->files[i] && trace_filter_file_free)
+			trace_filter_file_free(tr->files[i]);
 		free(tr->files[i]);
+	}
 	free(tr->files);
 	free(tr->pids[0]);
 	free(tr->pids[1]);
@@ -446,6 +449,17 @@ struct trace_event_file *trace_top_file_locked(struct trace_event_call *call, bo
 	struct trace_array *tr = trace_array_top_locked();
 
 	if (!tr)
+		return NULL;
+	return create ? get_file(tr, call) : find_file(tr, call);
+}
+
+/* For the filter and trigger code: any instance's file; under the event mutex. */
+struct trace_event_file *trace_array_file_locked(struct trace_array *tr,
+						 struct trace_event_call *call, bool create)
+{
+	if (!tr)
+		tr = trace_array_top_locked();
+	if (!tr || !call->priv)
 		return NULL;
 	return create ? get_file(tr, call) : find_file(tr, call);
 }

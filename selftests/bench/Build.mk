@@ -47,3 +47,9 @@ BENCH_PROGS += $(d)/render_bench
 # taking whole pages as trace_pipe_raw does: what is dropped.
 $(call add-prog,$(d)/pc_bench,$(d)/pc_bench.c,-lpthread)
 BENCH_PROGS += $(d)/pc_bench
+
+# filter_bench: ns per event unfiltered, with a 3-predicate filter that
+# passes, and with ones that reject, side by side; the filter alone.
+$(call add-static-prog,$(d)/filter_bench,$(d)/filter_bench.c,-lpthread)
+$(call add-cflags,$(d)/filter_bench.c,-I$(srctree)/$(d))
+BENCH_PROGS += $(d)/filter_bench

@@ -285,8 +285,8 @@ static void *fire(void *arg)
 	struct firer *f = arg;
 
 	while (!__atomic_load_n(&f->stop, __ATOMIC_RELAXED)) {
-		trace_to_value((int)f->fired, "churn");
-		f->fired++;
+		trace_to_value((int)__atomic_load_n(&f->fired, __ATOMIC_RELAXED), "churn");
+		__atomic_add_fetch(&f->fired, 1, __ATOMIC_RELAXED);
 	}
 	return NULL;
 }
@@ -299,6 +299,9 @@ static void churn(void)
 	char name[32];
 
 	ASSERT_EQ(0, pthread_create(&th, NULL, fire, &f));
+	/* Under the sanitizers the thread may take a while to start. */
+	while (!__atomic_load_n(&f.fired, __ATOMIC_RELAXED))
+		usleep(1000);
 	for (int i = 0; i < 50; i++) {
 		struct trace_array *tr;
 
@@ -451,6 +454,38 @@ static void output_options(void)
 	EXPECT_EQ(0, trace_array_destroy(tr));
 }
 
+/*
+ * fork(): the child keeps recording into the same buffers (a shared
+ * mapping), under its own pid; the parent reads its events.
+ */
+static void fork_child_records(void)
+{
+	struct trace_array *tr = trace_array_create("forked");
+	char want[64], *t;
+	pid_t child;
+	int status;
+
+	ASSERT_TRUE(tr != NULL);
+	ASSERT_EQ(0, trace_array_set_clr_event(tr, "to_test", NULL, 1));
+	trace_to_value(30, "parent");
+	child = fork();
+	ASSERT_GE(child, 0);
+	if (!child) {
+		trace_to_value(31, "child");
+		_exit(0);
+	}
+	ASSERT_EQ(child, waitpid(child, &status, 0));
+	EXPECT_EQ(0, status);
+	t = lines(tr, 0);
+	ASSERT_TRUE(t != NULL);
+	EXPECT_EQ(1, count(t, "v=30 who=parent"));
+	EXPECT_EQ(1, count(t, "v=31 who=child"));
+	snprintf(want, sizeof(want), "-%-7d [", (int)child);
+	EXPECT_TRUE(strstr(t, want) != NULL);
+	free(t);
+	EXPECT_EQ(0, trace_array_destroy(tr));
+}
+
 static int notified_added, notified_removed;
 
 static void notifier(struct trace_event_call *call, int added)
@@ -485,7 +520,7 @@ static void notifier_and_cmdlines(void)
 int main(void)
 {
 	ksft_print_header();
-	ksft_set_plan(9);
+	ksft_set_plan(10);
 	KSFT_RUN(per_instance_enable);
 	KSFT_RUN(set_event_text);
 	KSFT_RUN(soft_mode);
@@ -495,6 +530,7 @@ int main(void)
 	KSFT_RUN(churn);
 	KSFT_RUN(notifier_and_cmdlines);
 	KSFT_RUN(output_options);
+	KSFT_RUN(fork_child_records);
 	ksft_finished();
 	return 0;
 }

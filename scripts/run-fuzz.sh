@@ -1,0 +1,51 @@
+#!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
+#
+# make fuzz: scripts/run-fuzz.sh DIR SECONDS
+#
+# Builds each fuzz target with clang under libFuzzer and ASan/UBSan in
+# DIR/libfuzzer, and fuzz-replay (to write the seeds) in DIR/replay; runs
+# each target for SECONDS from its seeds and what earlier runs found
+# (DIR/corpus/TARGET).  An input that fails is copied to
+# selftests/fuzz/regress/, which fuzz-replay replays in "make check",
+# and the run fails.  Run from the top of the source tree.
+set -u
+
+dir=$1
+time=$2
+make=${MAKE:-make}
+targets="filter"
+fail=0
+
+$make -s O="$dir/replay" "$dir/replay/selftests/fuzz/fuzz-replay" || exit 1
+$make -s O="$dir/libfuzzer" CC=clang SANITIZE=address,undefined \
+	CFLAGS=-fsanitize=fuzzer-no-link USTRACE_FUZZ=1 \
+	$(for t in $targets; do echo "$dir/libfuzzer/selftests/fuzz/$t-fuzzer"; done) || exit 1
+
+for t in $targets; do
+	corpus=$dir/corpus/$t
+	artifacts=$dir/artifacts/$t
+	rm -rf "$artifacts"
+	mkdir -p "$corpus" "$artifacts"
+	"$dir/replay/selftests/fuzz/fuzz-replay" --seeds "$corpus" || exit 1
+	echo "# fuzz: $t for $time s"
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+	"$dir/libfuzzer/selftests/fuzz/$t-fuzzer" -max_total_time="$time" -timeout=10 \
+		-rss_limit_mb=2048 -dict="selftests/fuzz/$t.dict" -print_final_stats=1 \
+		-artifact_prefix="$artifacts/" "$corpus" > "$dir/$t.log" 2>&1
+	status=$?
+	grep -E '^(Done|stat::(number_of_executed_units|average_exec_per_sec|new_units_added))' \
+		"$dir/$t.log" | sed 's/^/# /'
+	for a in "$artifacts"/*; do
+		[ -e "$a" ] || continue
+		cp "$a" "selftests/fuzz/regress/$t-${a##*/}.in"
+		echo "# fuzz: $t: a failing input, kept as selftests/fuzz/regress/$t-${a##*/}.in" >&2
+		status=1
+	done
+	if [ $status != 0 ]; then
+		tail -n 60 "$dir/$t.log" >&2
+		fail=1
+	fi
+done
+exit $fail

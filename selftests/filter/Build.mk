@@ -1,0 +1,14 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+#
+#   flt-filter  event filters (kernel/trace/trace_events_filter.c): every
+#               filter of kernel-texts.h against a live kernel's errno,
+#               file text and error_log entry; the examples of
+#               Documentation/trace/events.rst; each operator on each kind
+#               of field; CPU, COMM, common fields; system filters; a
+#               rejected event takes no room and is not written; filters
+#               replaced while threads record.  Static: the filter calls
+#               are internal.
+
+$(call add-static-prog,$(d)/flt-filter,$(d)/filter.c,-lpthread)
+$(call add-cflags,$(d)/filter.c,-I$(srctree)/$(d))
+TEST_PROGS += $(d)/flt-filter

@@ -1,0 +1,695 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Event filters (kernel/trace/trace_events_filter.c): the parser against
+ * the texts of a live kernel, the examples of Documentation/trace/
+ * events.rst, every operator on every kind of field of records the
+ * probes wrote, CPU and COMM, system filters, what a rejected event
+ * costs the buffer, and filters replaced while events fire.  Linked with
+ * libustrace.a: the filter calls are internal to the library.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+
+#define CREATE_TRACE_POINTS
+#include "flt-kinds.h"
+#include "flt-sched.h"
+#include "flt-signal.h"
+
+#include <linux/ring_buffer.h>
+#include <linux/trace.h>
+#include <linux/trace_events.h>
+
+#include "../../kernel/trace/trace_array.h"
+#include "../../kernel/trace/trace_events_internal.h"
+#include "../../kernel/trace/trace_filter.h"
+#include "kselftest.h"
+#include "kernel-texts.h"
+
+static struct trace_event_call *call_of(const char *system, const char *name)
+{
+	struct trace_event_call *call = trace_find_event_call(system, name);
+
+	if (!call)
+		ksft_exit_fail_msg("no event %s:%s\n", system, name);
+	return call;
+}
+
+/* What the filter file of @call in @tr reads. */
+static const char *filter_text(struct trace_array *tr, struct trace_event_call *call)
+{
+	static struct trace_seq s;
+
+	trace_seq_init(&s);
+	trace_array_print_filter(tr, call, &s);
+	return s.buffer;
+}
+
+static unsigned long entries(struct trace_array *tr)
+{
+	return ring_buffer_entries(trace_array_buffer(tr));
+}
+
+/* Every row of kernel-texts.h, written to our copy of sched_switch. */
+static void kernel_texts_match(void)
+{
+	struct trace_array *tr = trace_array_create("texts");
+	struct trace_event_call *call = call_of("sched", "sched_switch");
+	unsigned int i, bad = 0;
+
+	ASSERT_TRUE(tr != NULL);
+	for (i = 0; i < sizeof(kernel_texts) / sizeof(kernel_texts[0]); i++) {
+		const struct kernel_text *k = &kernel_texts[i];
+		struct trace_err err;
+		const char *text;
+		int ret;
+
+		trace_array_set_filter(tr, call, "0", NULL);
+		ret = trace_array_set_filter(tr, call, k->expr, &err);
+		text = filter_text(tr, call);
+		if (ret != -k->errnum || strcmp(text, k->text) ||
+		    !k->log_msg != !err.loc ||
+		    (k->log_msg && (strcmp(k->log_msg, err.msg) || k->log_pos != err.pos ||
+				    strcmp(err.loc, "event filter parse error")))) {
+			ksft_print_msg("[%s]: ret %d (want %d), text [%s] (want [%s]), log %s@%u (want %s@%u)\n",
+				       k->expr, ret, -k->errnum, text, k->text,
+				       err.loc ? err.msg : "-", err.loc ? err.pos : 0,
+				       k->log_msg ? k->log_msg : "-", k->log_pos);
+			bad++;
+		}
+	}
+	EXPECT_EQ(0u, bad);
+	EXPECT_EQ(0, trace_array_destroy(tr));
+}
+
+/* Documentation/trace/events.rst, section 5. */
+static void documented_examples(void)
+{
+	struct trace_event_call *wakeup = call_of("sched", "sched_wakeup");
+	struct trace_event_call *sw = call_of("sched", "sched_switch");
+	struct trace_event_call *sig = call_of("signal", "signal_generate");
+	static const char *const globs[] = {
+		"prev_comm ~ \"*sh\"", "prev_comm ~ \"sh*\"", "prev_comm ~ \"*sh*\"",
+		"prev_comm ~ \"ba*sh\"",
+	};
+	struct trace_err err;
+	unsigned int i, failed = 99;
+
+	EXPECT_EQ(0, trace_array_set_filter(NULL, wakeup, "common_preempt_count > 4", &err));
+	EXPECT_STREQ("common_preempt_count > 4\n", filter_text(NULL, wakeup));
+	/* Now "comm != bash" needs quotes: the kernel says so. */
+	EXPECT_EQ(-EINVAL, trace_array_set_filter(NULL, sig,
+		"((sig >= 10 && sig < 15) || sig == 17) && comm != bash", &err));
+	EXPECT_STREQ("((sig >= 10 && sig < 15) || sig == 17) && comm != bash\n"
+		     "                                                   ^\n"
+		     "parse_error: Invalid value (did you forget quotes)?\n\n",
+		     filter_text(NULL, sig));
+	EXPECT_EQ(0, trace_array_set_filter(NULL, sig,
+		"((sig >= 10 && sig < 15) || sig == 17) && comm != \"bash\"", &err));
+	EXPECT_EQ(-EINVAL, trace_array_set_filter(NULL, sig,
+		"((sig >= 10 && sig < 15) || dsig == 17) && comm != bash", &err));
+	EXPECT_STREQ("((sig >= 10 && sig < 15) || dsig == 17) && comm != bash\n"
+		     "                                 ^\n"
+		     "parse_error: Field not found\n\n", filter_text(NULL, sig));
+	EXPECT_STREQ("Field not found", err.msg);
+	EXPECT_EQ(33u, err.pos);
+	for (i = 0; i < sizeof(globs) / sizeof(globs[0]); i++)
+		EXPECT_EQ(0, trace_array_set_filter(NULL, sw, globs[i], &err));
+
+	/* 5.3: subsystem filters (as the kernel does them, see events.rst). */
+	EXPECT_EQ(0, trace_array_set_system_filter(NULL, "sched", "0", &err));
+	EXPECT_STREQ("none\n", filter_text(NULL, sw));
+	EXPECT_STREQ("none\n", filter_text(NULL, wakeup));
+	EXPECT_EQ(0, trace_array_set_system_filter_count(NULL, "sched", "common_pid == 0",
+							 &err, &failed));
+	EXPECT_EQ(0u, failed);
+	EXPECT_TRUE(err.loc == NULL);
+	EXPECT_STREQ("common_pid == 0\n", filter_text(NULL, sw));
+	EXPECT_STREQ("common_pid == 0\n", filter_text(NULL, wakeup));
+	EXPECT_EQ(0, trace_array_set_system_filter_count(NULL, "sched", "prev_pid == 0",
+							 &err, &failed));
+	EXPECT_EQ(1u, failed);
+	EXPECT_STREQ("event filter parse error", err.loc);
+	EXPECT_STREQ("Couldn't find or set field in one of a subsystem's events", err.msg);
+	EXPECT_EQ(0u, err.pos);
+	EXPECT_STREQ("prev_pid == 0\n", filter_text(NULL, sw));
+	EXPECT_STREQ("prev_pid == 0\n^\n"
+		     "parse_error: Couldn't find or set field in one of a subsystem's events\n\n",
+		     filter_text(NULL, wakeup));
+	EXPECT_EQ(0, trace_array_set_system_filter(NULL, "sched", "0", &err));
+	EXPECT_EQ(0, trace_array_set_filter(NULL, sig, "0", &err));
+}
+
+static struct flt_vals base_vals(void)
+{
+	return (struct flt_vals){
+		.s8v = -5, .u8v = 200, .s16v = -300, .u16v = 60000,
+		.s32v = -70000, .u32v = 3000000000u,
+		.s64v = -5000000000ll, .u64v = 0x8000000000000001ull,
+		.name = "bash", .str = "hello world", .ptr = "pointed",
+	};
+}
+
+struct eval_case {
+	const char	*expr;
+	int		pass;
+};
+
+/* Each operator on each kind of field, against base_vals(). */
+static const struct eval_case eval_cases[] = {
+	{ "s8v == -5", 1 }, { "s8v != -5", 0 }, { "s8v < 0", 1 }, { "s8v <= -5", 1 },
+	{ "s8v > -6", 1 }, { "s8v >= -4", 0 }, { "s8v & 1", 1 }, { "s8v & 4", 0 },
+	{ "s8v == 251", 1 },	/* cut to 8 bits, as the kernel's (s8) cast */
+	{ "u8v == 200", 1 }, { "u8v != 200", 0 }, { "u8v < 201", 1 }, { "u8v <= 199", 0 },
+	{ "u8v > 127", 1 }, { "u8v >= 200", 1 }, { "u8v & 0x8", 1 }, { "u8v & 0x1", 0 },
+	{ "u8v == 456", 1 },
+	{ "s16v == -300", 1 }, { "s16v != -300", 0 }, { "s16v < -299", 1 }, { "s16v <= -301", 0 },
+	{ "s16v > -301", 1 }, { "s16v >= 0", 0 }, { "s16v & 0x4", 1 },
+	{ "u16v == 60000", 1 }, { "u16v != 0xea60", 0 }, { "u16v < 32768", 0 },
+	{ "u16v <= 60000", 1 }, { "u16v > 59999", 1 }, { "u16v >= 60001", 0 },
+	{ "u16v & 0x8000", 1 },
+	{ "s32v == -70000", 1 }, { "s32v != -70000", 0 }, { "s32v < -69999", 1 },
+	{ "s32v <= -70001", 0 }, { "s32v > -70001", 1 }, { "s32v >= 0", 0 },
+	{ "s32v & 0x10", 1 }, { "s32v == 4294897296", 1 },
+	{ "u32v == 3000000000", 1 }, { "u32v != 3000000000", 0 }, { "u32v > 2147483647", 1 },
+	{ "u32v >= 3000000001", 0 }, { "u32v < 3000000001", 1 }, { "u32v <= 017", 0 },
+	{ "u32v & 0x80000000", 1 },
+	{ "s64v == -5000000000", 1 }, { "s64v != -5000000000", 0 }, { "s64v < -4999999999", 1 },
+	{ "s64v <= -5000000001", 0 }, { "s64v > -0x12a05f201", 1 }, { "s64v >= 0", 0 },
+	{ "s64v & -0x8000000000000000", 1 },
+	{ "u64v == 9223372036854775809", 1 }, { "u64v != 0x8000000000000001", 0 },
+	{ "u64v > 0", 1 }, { "u64v >= 0x8000000000000002", 0 }, { "u64v < 1", 0 },
+	{ "u64v <= 0xffffffffffffffff", 1 }, { "u64v & 0x8000000000000000", 1 },
+	/* char[8] */
+	{ "name == \"bash\"", 1 }, { "name != \"bash\"", 0 }, { "name == \"bas\"", 0 },
+	{ "name == 'bash'", 1 }, { "name ~ \"ba*\"", 1 }, { "name ~ \"*as*\"", 1 },
+	{ "name ~ \"*sh\"", 0 },	/* the kernel's suffix match sees the whole array */
+	{ "name ~ \"b?sh\"", 1 }, { "name ~ \"[a-c]ash\"", 1 }, { "name ~ \"[!b]ash\"", 0 },
+	{ "name ~ \"!bash\"", 0 }, { "name ~ \"!zsh\"", 1 }, { "name ~ \"*\"", 1 },
+	{ "name ~ \"b*h\"", 1 }, { "name ~ \"b\\ash\"", 1 }, { "name ~ \"bash*\"", 1 },
+	/* __data_loc char[] */
+	{ "str == \"hello world\"", 1 }, { "str != \"hello world\"", 0 },
+	{ "str == \"hello\"", 0 }, { "str ~ \"hello*\"", 1 }, { "str ~ \"*world\"", 1 },
+	{ "str ~ \"*lo w*\"", 1 }, { "str ~ \"h?llo*\"", 1 }, { "str ~ \"[!a]ello world\"", 1 },
+	{ "str ~ \"*o*o*\"", 1 }, { "str ~ \"*x*\"", 0 }, { "str ~ \"!*world\"", 0 },
+	/* char * */
+	{ "ptr == \"pointed\"", 1 }, { "ptr != \"pointed\"", 0 }, { "ptr ~ \"*ted\"", 1 },
+	{ "ptr.ustring ~ \"poi*\"", 1 }, { "ptr ~ \"p[n-p]inted\"", 1 },
+	/* unsigned short[3]: no comparison in the kernel, even != */
+	{ "odd == 1", 0 }, { "odd != 1", 0 },
+	/* __data_loc int[]: the location word itself */
+	{ "list != 0", 1 }, { "list == 0", 0 },
+	/* common fields */
+	{ "common_flags == 0", 1 }, { "common_preempt_count == 0", 1 },
+	{ "common_preempt_count > 4", 0 }, { "common_pid > 0", 1 }, { "common_pid < 0", 0 },
+	/* logic */
+	{ "s8v == -5 && u8v == 200", 1 }, { "s8v == -5 && u8v == 1", 0 },
+	{ "s8v == 1 || u8v == 200", 1 }, { "!(s8v == -5)", 0 }, { "!s8v == -5", 0 },
+	{ "!(s8v == 1 || u8v == 1)", 1 }, { "!!(s8v == -5)", 1 },
+	{ "s8v == 1 || u8v == 1 && s16v == -300", 0 },
+	{ "(s8v == 1 || u8v == 200) && s16v == -300", 1 },
+	{ "s8v == -5 || u8v == 1 && s16v == 0", 1 },
+	{ "!(s8v == -5 && !(u8v == 1 || s16v == -300))", 1 },
+	{ "s8v == 1 || s8v == 2 || s8v == 3 || s8v == -5", 1 },
+	{ "s8v == -5 && u8v == 200 && s16v == -300 && u16v == 1", 0 },
+	{ "(s8v == -5 || u8v == 0) && (s16v == 0 || u16v == 60000)", 1 },
+	{ "!((s8v == -5 || u8v == 0) && (s16v == 0 || u16v == 60000))", 0 },
+	{ "s8v == -5 &&", 1 }, { "s8v == 0 ||", 0 }, { "s8v == 0 || s8v == -5 &&", 1 },
+	/* What trace-cmd record -f writes around a filter for its pids (no set_event_pid) */
+	{ "(s8v == -5)&&((common_pid>=1&&common_pid<=2147483647)||(common_pid==0))", 1 },
+	{ "(s8v == -5)&&((common_pid<1||common_pid>2147483647)&&(common_pid!=0))", 0 },
+	{ "(common_pid==0)||(common_pid==1)||(common_pid>=2&&common_pid<=2147483647)", 1 },
+};
+
+static void fire_vals(const struct flt_vals *v)
+{
+	trace_flt_all(v);
+}
+
+static void operators_and_fields(void)
+{
+	struct trace_array *tr = trace_array_create("ops");
+	struct trace_event_call *call = call_of("flt_test", "flt_all");
+	struct flt_vals v = base_vals();
+	char expr[64];
+	unsigned int i, bad = 0;
+
+	ASSERT_TRUE(tr != NULL);
+	EXPECT_EQ(0, trace_array_set_clr_event(tr, "flt_test", "flt_all", 1));
+	for (i = 0; i < sizeof(eval_cases) / sizeof(eval_cases[0]); i++) {
+		const struct eval_case *c = &eval_cases[i];
+		struct trace_err err;
+		int ret;
+
+		trace_array_clear(tr, RING_BUFFER_ALL_CPUS);
+		ret = trace_array_set_filter(tr, call, c->expr, &err);
+		fire_vals(&v);
+		if (ret || entries(tr) != (unsigned long)c->pass) {
+			ksft_print_msg("[%s]: ret %d, recorded %lu, want %d\n", c->expr, ret,
+				       entries(tr), c->pass);
+			bad++;
+		}
+	}
+	EXPECT_EQ(0u, bad);
+
+	/* common_type and common_pid are this event's and this thread's. */
+	snprintf(expr, sizeof(expr), "common_type == %d && common_pid == %ld", call->id,
+		 (long)syscall(SYS_gettid));
+	trace_array_clear(tr, RING_BUFFER_ALL_CPUS);
+	EXPECT_EQ(0, trace_array_set_filter(tr, call, expr, NULL));
+	fire_vals(&v);
+	EXPECT_EQ(1ul, entries(tr));
+
+	/* A char * that cannot be read fails its predicate, "!=" as well. */
+	v.ptr = NULL;
+	trace_array_clear(tr, RING_BUFFER_ALL_CPUS);
+	EXPECT_EQ(0, trace_array_set_filter(tr, call, "ptr != \"x\" || ptr == \"x\"", NULL));
+	fire_vals(&v);
+	EXPECT_EQ(0ul, entries(tr));
+	EXPECT_EQ(0, trace_array_set_filter(tr, call, "!(ptr != \"x\")", NULL));
+	fire_vals(&v);
+	EXPECT_EQ(1ul, entries(tr));
+
+	/* A suffix match on a char array: the string must end at its last byte but one. */
+	v = base_vals();
+	v.name = "cccbash";
+	trace_array_clear(tr, RING_BUFFER_ALL_CPUS);
+	EXPECT_EQ(0, trace_array_set_filter(tr, call, "name ~ \"*sh\"", NULL));
+	fire_vals(&v);
+	EXPECT_EQ(1ul, entries(tr));
+	EXPECT_EQ(0, trace_array_destroy(tr));
+}
+
+static void *pinned_fire(void *arg)
+{
+	struct flt_vals v = base_vals();
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(*(int *)arg, &set);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		return (void *)1;
+	fire_vals(&v);
+	return NULL;
+}
+
+/* CPU (and cpu, common_cpu) is the CPU the probe runs on. */
+static void cpu_field(void)
+{
+	struct trace_array *tr = trace_array_create("cpu");
+	struct trace_event_call *call = call_of("flt_test", "flt_all");
+	static const struct eval_case cases[] = {
+		{ "CPU == 0", 1 }, { "cpu != 0", 0 }, { "common_cpu < 1", 1 }, { "CPU <= 0", 1 },
+		{ "CPU > 0", 0 }, { "CPU >= 0", 1 }, { "CPU == -1", 0 },
+		{ "CPU & 0", 0 }, { "CPU & 1", 0 },	/* no & for CPU in the kernel */
+		{ "CPU == 4294967296", 1 },		/* compared as an int */
+	};
+	unsigned int i;
+	pthread_t t;
+	void *res;
+	int cpu = 0;
+
+	ASSERT_TRUE(tr != NULL);
+	EXPECT_EQ(0, trace_array_set_clr_event(tr, "flt_test", "flt_all", 1));
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		trace_array_clear(tr, RING_BUFFER_ALL_CPUS);
+		EXPECT_EQ(0, trace_array_set_filter(tr, call, cases[i].expr, NULL));
+		ASSERT_EQ(0, pthread_create(&t, NULL, pinned_fire, &cpu));
+		pthread_join(t, &res);
+		if (res) {
+			ksft_print_msg("cannot run on CPU 0\n");
+			break;
+		}
+		if (entries(tr) != (unsigned long)cases[i].pass)
+			ksft_print_msg("[%s]: recorded %lu\n", cases[i].expr, entries(tr));
+		EXPECT_EQ((unsigned long)cases[i].pass, entries(tr));
+	}
+	EXPECT_EQ(0, trace_array_destroy(tr));
+}
+
+/* COMM (and comm) is the name of the thread that fires the event. */
+static void comm_field(void)
+{
+	struct trace_array *tr = trace_array_create("comm");
+	struct trace_event_call *call = call_of("flt_test", "flt_all");
+	static const struct eval_case cases[] = {
+		{ "COMM == \"flt-comm-test\"", 1 }, { "comm != \"flt-comm-test\"", 0 },
+		{ "COMM ~ \"flt-*\"", 1 }, { "comm ~ \"*comm*\"", 1 }, { "COMM ~ \"f?t-c*\"", 1 },
+		{ "COMM ~ \"*test\"", 0 },	/* the kernel's suffix match: all 16 bytes */
+		{ "COMM == \"flt\"", 0 }, { "COMM ~ \"!flt-*\"", 0 },
+	};
+	struct flt_vals v = base_vals();
+	char old[16] = "";
+	unsigned int i;
+
+	ASSERT_TRUE(tr != NULL);
+	prctl(PR_GET_NAME, old, 0, 0, 0);
+	prctl(PR_SET_NAME, "flt-comm-test", 0, 0, 0);
+	EXPECT_EQ(0, trace_array_set_clr_event(tr, "flt_test", "flt_all", 1));
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		trace_array_clear(tr, RING_BUFFER_ALL_CPUS);
+		EXPECT_EQ(0, trace_array_set_filter(tr, call, cases[i].expr, NULL));
+		fire_vals(&v);
+		if (entries(tr) != (unsigned long)cases[i].pass)
+			ksft_print_msg("[%s]: recorded %lu\n", cases[i].expr, entries(tr));
+		EXPECT_EQ((unsigned long)cases[i].pass, entries(tr));
+	}
+	/* A 15-character name fills COMM: the suffix match sees it. */
+	prctl(PR_SET_NAME, "abcdefghijklmno", 0, 0, 0);
+	trace_array_clear(tr, RING_BUFFER_ALL_CPUS);
+	EXPECT_EQ(0, trace_array_set_filter(tr, call, "COMM ~ \"*mno\"", NULL));
+	fire_vals(&v);
+	EXPECT_EQ(1ul, entries(tr));
+	prctl(PR_SET_NAME, old, 0, 0, 0);
+	EXPECT_EQ(0, trace_array_destroy(tr));
+}
+
+/* CPUS{} on a numeric field and on CPU; .function on a pointer-sized field. */
+static void cpus_and_function(void)
+{
+	struct trace_array *tr = trace_array_create("cpus");
+	struct trace_event_call *small = call_of("flt_test", "flt_small");
+	struct trace_event_call *all = call_of("flt_test", "flt_all");
+	long nr = sysconf(_SC_NPROCESSORS_CONF);
+	struct flt_vals v = base_vals();
+	char expr[64];
+	pthread_t t;
+	int cpu = 0;
+
+	ASSERT_TRUE(tr != NULL);
+	EXPECT_EQ(0, trace_array_set_clr_event(tr, "flt_test", NULL, 1));
+	/* One CPU: a plain (unsigned) comparison, & as ==. */
+	EXPECT_EQ(0, trace_array_set_filter(tr, small, "s32v & CPUS{0}", NULL));
+	trace_flt_small(0);
+	trace_flt_small(1);
+	EXPECT_EQ(1ul, entries(tr));
+	/* Several: in the set (&), any CPU in range (!=), never one (==). */
+	if (nr > 1) {
+		snprintf(expr, sizeof(expr), "s32v & CPUS{0,N}");
+		trace_array_clear(tr, RING_BUFFER_ALL_CPUS);
+		EXPECT_EQ(0, trace_array_set_filter(tr, small, expr, NULL));
+		trace_flt_small(0);
+		trace_flt_small((int)nr - 1);
+		trace_flt_small(nr > 2 ? 1 : -1);	/* not in the set */
+		trace_flt_small((int)nr);		/* no such CPU */
+		EXPECT_EQ(2ul, entries(tr));
+		trace_array_clear(tr, RING_BUFFER_ALL_CPUS);
+		EXPECT_EQ(0, trace_array_set_filter(tr, small, "s32v != CPUS{0,N}", NULL));
+		trace_flt_small(0);
+		trace_flt_small((int)nr - 1);
+		trace_flt_small((int)nr);
+		trace_flt_small(-1);
+		EXPECT_EQ(2ul, entries(tr));
+		trace_array_clear(tr, RING_BUFFER_ALL_CPUS);
+		EXPECT_EQ(0, trace_array_set_filter(tr, small, "s32v == CPUS{0,N}", NULL));
+		trace_flt_small(0);
+		EXPECT_EQ(0ul, entries(tr));
+	}
+	/* CPU: pinned to CPU 0. */
+	trace_array_clear(tr, RING_BUFFER_ALL_CPUS);
+	EXPECT_EQ(0, trace_array_set_filter(tr, all, "CPU & CPUS{0,N} && CPU == CPUS{0}", NULL));
+	ASSERT_EQ(0, pthread_create(&t, NULL, pinned_fire, &cpu));
+	pthread_join(t, NULL);
+	EXPECT_EQ(1ul, entries(tr));
+
+	/* The address in s64v is inside getpid(), or not. */
+	trace_array_clear(tr, RING_BUFFER_ALL_CPUS);
+	EXPECT_EQ(0, trace_array_set_filter(tr, all, "s64v.function == getpid", NULL));
+	v.s64v = (long long)(unsigned long)&getpid + 1;
+	fire_vals(&v);
+	v.s64v = 1;
+	fire_vals(&v);
+	EXPECT_EQ(1ul, entries(tr));
+	trace_array_clear(tr, RING_BUFFER_ALL_CPUS);
+	snprintf(expr, sizeof(expr), "s64v.function != %#lx", (unsigned long)&getpid);
+	EXPECT_EQ(0, trace_array_set_filter(tr, all, expr, NULL));
+	fire_vals(&v);
+	v.s64v = (long long)(unsigned long)&getpid;
+	fire_vals(&v);
+	EXPECT_EQ(1ul, entries(tr));
+	EXPECT_EQ(0, trace_array_destroy(tr));
+}
+
+/*
+ * A rejected event is discarded before it is committed: it takes no
+ * room (a small buffer does not wrap), and it is neither an entry nor
+ * written.
+ */
+static void rejected_costs_nothing(void)
+{
+	struct trace_array *tr = trace_array_create("cost");
+	struct trace_event_call *call = call_of("flt_test", "flt_small");
+	struct trace_buffer *buffer;
+	struct trace_seq *s = malloc(sizeof(*s));
+	unsigned long overrun = 0;
+	int i, cpu;
+
+	ASSERT_TRUE(tr && s);
+	buffer = trace_array_buffer(tr);
+	EXPECT_EQ(0, trace_array_resize_kb(tr, 4, RING_BUFFER_ALL_CPUS));
+	EXPECT_EQ(0, trace_array_set_clr_event(tr, "flt_test", "flt_small", 1));
+	EXPECT_EQ(0, trace_array_set_filter(tr, call, "s32v == 7", NULL));
+	trace_flt_small(7);
+	for (i = 0; i < 100000; i++)
+		trace_flt_small(i % 5);
+	trace_flt_small(7);
+	for (cpu = 0; cpu < ring_buffer_nr_cpus(buffer); cpu++)
+		overrun += ring_buffer_overrun_cpu(buffer, cpu);
+	EXPECT_EQ(2ul, ring_buffer_entries(buffer));
+	EXPECT_EQ(0ul, overrun);
+	trace_seq_init(s);
+	trace_array_print_header(tr, s);
+	if (!strstr(s->buffer, "entries-in-buffer/entries-written: 2/2"))
+		ksft_print_msg("%s", s->buffer);
+	EXPECT_TRUE(strstr(s->buffer, "entries-in-buffer/entries-written: 2/2") != NULL);
+	free(s);
+	EXPECT_EQ(0, trace_array_destroy(tr));
+}
+
+/*
+ * The filter lives on the instance's event: it waits for the event to be
+ * enabled, stays when it is disabled, does not touch other instances,
+ * and an error leaves the event unfiltered.
+ */
+static void filter_per_instance(void)
+{
+	struct trace_array *a = trace_array_create("fa"), *b = trace_array_create("fb");
+	struct trace_event_call *call = call_of("flt_test", "flt_small");
+	struct trace_err err;
+
+	ASSERT_TRUE(a && b);
+	EXPECT_STREQ("none\n", filter_text(a, call));
+	EXPECT_EQ(0, trace_array_set_filter(a, call, "s32v > 10\n", &err));
+	EXPECT_STREQ("s32v > 10\n", filter_text(a, call));
+	EXPECT_STREQ("none\n", filter_text(b, call));
+	EXPECT_EQ(0, trace_array_set_clr_event(a, "flt_test", NULL, 1));
+	EXPECT_EQ(0, trace_array_set_clr_event(b, "flt_test", NULL, 1));
+	trace_flt_small(5);
+	trace_flt_small(50);
+	EXPECT_EQ(1ul, entries(a));
+	EXPECT_EQ(2ul, entries(b));
+	EXPECT_EQ(0, trace_array_set_clr_event(a, "flt_test", NULL, 0));
+	EXPECT_STREQ("s32v > 10\n", filter_text(a, call));
+	EXPECT_EQ(0, trace_array_set_clr_event(a, "flt_test", NULL, 1));
+	trace_flt_small(6);
+	EXPECT_EQ(1ul, entries(a));
+	/* An error: unfiltered, the file shows why. */
+	EXPECT_EQ(-EINVAL, trace_array_set_filter(a, call, "s32v > x", &err));
+	trace_flt_small(6);
+	EXPECT_EQ(2ul, entries(a));
+	EXPECT_STREQ("s32v > x\n        ^\nparse_error: Invalid value (did you forget quotes)?\n\n",
+		     filter_text(a, call));
+	/* "0" clears; an empty write is an error, as the kernel's. */
+	EXPECT_EQ(0, trace_array_set_filter(a, call, "s32v == 1", &err));
+	EXPECT_EQ(0, trace_array_set_filter(a, call, " 0\n", &err));
+	EXPECT_STREQ("none\n", filter_text(a, call));
+	EXPECT_EQ(-EINVAL, trace_array_set_filter(a, call, "", &err));
+	EXPECT_STREQ("\nError: (0)\n\n", filter_text(a, call));
+	EXPECT_STREQ("Error", err.msg);
+	/* Instances go away with their filters (ASan checks the leak). */
+	EXPECT_EQ(0, trace_array_set_filter(b, call, "s32v == 1", &err));
+	EXPECT_EQ(0, trace_array_destroy(a));
+	EXPECT_EQ(0, trace_array_destroy(b));
+}
+
+/* The system file, events without the fields, unknown systems, limits. */
+static void system_filters(void)
+{
+	struct trace_array *tr = trace_array_create("sys");
+	struct trace_event_call *all = call_of("flt_test", "flt_all");
+	struct trace_event_call *small = call_of("flt_test", "flt_small");
+	struct flt_vals v = base_vals();
+	unsigned int failed = 0;
+	struct trace_err err;
+	struct trace_seq s;
+	char *big;
+
+	ASSERT_TRUE(tr != NULL);
+	trace_seq_init(&s);
+	trace_array_print_system_filter(tr, "flt_test", &s);
+	EXPECT_STREQ("### global filter ###\n"
+		     "# Use this to set filters for multiple events.\n"
+		     "# Only events with the given fields will be affected.\n"
+		     "# If no events are modified, an error message will be displayed here\n",
+		     s.buffer);
+	EXPECT_EQ(0, trace_array_set_clr_event(tr, "flt_test", NULL, 1));
+	EXPECT_EQ(0, trace_array_set_filter(tr, small, "s32v == 99", &err));
+	/* flt_small has no str: it loses its filter, as in the kernel. */
+	EXPECT_EQ(0, trace_array_set_system_filter_count(tr, "flt_test", "str ~ \"hello*\"",
+							 &err, &failed));
+	EXPECT_EQ(1u, failed);
+	EXPECT_STREQ("str ~ \"hello*\"\n", filter_text(tr, all));
+	EXPECT_STREQ("str ~ \"hello*\"\n^\n"
+		     "parse_error: Couldn't find or set field in one of a subsystem's events\n\n",
+		     filter_text(tr, small));
+	trace_flt_small(1);
+	fire_vals(&v);
+	v.str = "bye";
+	fire_vals(&v);
+	EXPECT_EQ(2ul, entries(tr));
+	/* Fields every event has: all take it. */
+	trace_array_clear(tr, RING_BUFFER_ALL_CPUS);
+	EXPECT_EQ(0, trace_array_set_system_filter_count(tr, "flt_test", "s32v < 0 && CPU >= 0",
+							 &err, &failed));
+	EXPECT_EQ(0u, failed);
+	trace_flt_small(1);
+	trace_flt_small(-1);
+	fire_vals(&v);
+	EXPECT_EQ(2ul, entries(tr));
+	/* No event took it: still a success, every event unfiltered. */
+	EXPECT_EQ(0, trace_array_set_system_filter_count(tr, "flt_test", "nope == 1", &err,
+							 &failed));
+	EXPECT_EQ(2u, failed);
+	EXPECT_EQ(-ENOENT, trace_array_set_system_filter(tr, "no_such_system", "s32v == 1", &err));
+	EXPECT_EQ(0, trace_array_set_system_filter(tr, "flt_test", "0", &err));
+	EXPECT_STREQ("none\n", filter_text(tr, small));
+	/* 4096 bytes or more: refused, nothing changed. */
+	big = malloc(4097);
+	ASSERT_TRUE(big != NULL);
+	memset(big, ' ', 4096);
+	big[4096] = '\0';
+	memcpy(big, "s32v == 1", 9);
+	EXPECT_EQ(-EINVAL, trace_array_set_filter(tr, small, big, &err));
+	EXPECT_EQ(-EINVAL, trace_array_set_system_filter(tr, "flt_test", big, &err));
+	EXPECT_STREQ("none\n", filter_text(tr, small));
+	big[4095] = '\0';
+	EXPECT_EQ(0, trace_array_set_filter(tr, small, big, &err));
+	EXPECT_STREQ("s32v == 1\n", filter_text(tr, small));
+	free(big);
+	EXPECT_EQ(0, trace_array_destroy(tr));
+}
+
+/* The calls the triggers' "if FILTER" uses. */
+static void compile_api(void)
+{
+	struct trace_event_call *call = call_of("sched", "sched_switch");
+	struct event_filter *f;
+	struct trace_seq s;
+	struct trace_err terr;
+	int pos = -1;
+	struct {
+		struct trace_entry	ent;
+		char			prev_comm[16];
+		int			prev_pid, prev_prio;
+		long			prev_state;
+		char			next_comm[16];
+		int			next_pid, next_prio;
+	} rec = { .prev_comm = "bash", .prev_pid = 42, .next_comm = "sh", .next_pid = 7 };
+
+	trace_seq_init(&s);
+	f = event_filter_compile(call, "prev_pid == 42 && next_comm ~ \"s*\"", &s, &pos);
+	ASSERT_TRUE(f != NULL);
+	EXPECT_STREQ("prev_pid == 42 && next_comm ~ \"s*\"", event_filter_string(f));
+	EXPECT_TRUE(event_filter_match(f, &rec, sizeof(rec)));
+	rec.prev_pid = 43;
+	EXPECT_FALSE(event_filter_match(f, &rec, sizeof(rec)));
+	/* Too short for the fields it reads: rejected, never read past. */
+	rec.prev_pid = 42;
+	EXPECT_FALSE(event_filter_match(f, &rec, 20));
+	event_filter_free(f);
+	EXPECT_TRUE(event_filter_match(NULL, &rec, sizeof(rec)));
+
+	errno = 0;
+	EXPECT_TRUE(event_filter_compile(call, "prev_pid == 1)", &s, &pos) == NULL);
+	EXPECT_EQ(EPERM, errno);
+	EXPECT_EQ(13, pos);
+	EXPECT_STREQ("prev_pid == 1)\n             ^\nparse_error: Too few '('\n", s.buffer);
+	trace_seq_init(&s);
+	EXPECT_TRUE(event_filter_compile_log(call, "prev_comm == \"x", &s, &terr) == NULL);
+	EXPECT_EQ(ESRCH, errno);
+	EXPECT_STREQ("Missing matching quote", terr.msg);
+	EXPECT_EQ(13u, terr.pos);
+}
+
+struct churn {
+	int	stop;
+	long	fired;
+};
+
+static void *churn_fire(void *arg)
+{
+	struct churn *c = arg;
+	struct flt_vals v = base_vals();
+
+	while (!__atomic_load_n(&c->stop, __ATOMIC_RELAXED)) {
+		v.s32v = (int)(__atomic_fetch_add(&c->fired, 1, __ATOMIC_RELAXED) & 7);
+		fire_vals(&v);
+		trace_flt_small(v.s32v);
+	}
+	return NULL;
+}
+
+/* Filters replaced, failed and cleared while two threads record. */
+static void churn(void)
+{
+	static const char *const exprs[] = {
+		"s32v == 1", "s32v < 4 && str ~ \"hel*\"", "bad == 1", "0",
+		"!(s32v & 1) || COMM ~ \"*\"", "s32v >= 0 && CPU >= 0", "(s32v == 3",
+	};
+	struct trace_array *tr = trace_array_create("churn");
+	struct trace_event_call *all = call_of("flt_test", "flt_all");
+	struct churn c = { 0 };
+	pthread_t t[2];
+	unsigned int i;
+
+	ASSERT_TRUE(tr != NULL);
+	EXPECT_EQ(0, trace_array_set_clr_event(tr, "flt_test", NULL, 1));
+	for (i = 0; i < 2; i++)
+		ASSERT_EQ(0, pthread_create(&t[i], NULL, churn_fire, &c));
+	/* Let both threads start recording first. */
+	while (__atomic_load_n(&c.fired, __ATOMIC_RELAXED) < 1000)
+		sched_yield();
+	for (i = 0; i < 300; i++) {
+		trace_array_set_filter(tr, all, exprs[i % 7], NULL);
+		trace_array_set_system_filter(tr, "flt_test", exprs[(i + 3) % 7], NULL);
+	}
+	__atomic_store_n(&c.stop, 1, __ATOMIC_RELAXED);
+	for (i = 0; i < 2; i++)
+		pthread_join(t[i], NULL);
+	EXPECT_EQ(0, trace_array_destroy(tr));
+}
+
+int main(void)
+{
+	ksft_print_header();
+	ksft_set_plan(11);
+	KSFT_RUN(kernel_texts_match);
+	KSFT_RUN(documented_examples);
+	KSFT_RUN(operators_and_fields);
+	KSFT_RUN(cpu_field);
+	KSFT_RUN(comm_field);
+	KSFT_RUN(cpus_and_function);
+	KSFT_RUN(rejected_costs_nothing);
+	KSFT_RUN(filter_per_instance);
+	KSFT_RUN(system_filters);
+	KSFT_RUN(compile_api);
+	KSFT_RUN(churn);
+	ksft_finished();
+	return 0;
+}

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+#
+# ftracetest.sh - what "make check" runs of ftracetest: every
+# test.d/**/*.tc, and the instance ones again inside instances/, against
+# the tracefs that this build's samples/tracefs/tracefs-sample serves.
+# TAP on stdout; "1..0 # SKIP" (exit 4) without FUSE.
+#
+# scripts/run-tests.sh runs it with USTRACE_SRCTREE, USTRACE_OBJTREE and
+# USTRACE_TEST_TIMEOUT set; the options of ftracetest pass through.
+
+here=$(cd "$(dirname "$0")" && pwd)
+exec "$here/ftracetest" "$@"

@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * tfs-io - the system calls a shell cannot make, for the .tc tests.
+ *
+ *   tfs-io nonblock FILE          open O_NONBLOCK, read once
+ *   tfs-io setfl FILE             open, fcntl(F_SETFL, O_NONBLOCK), read once
+ *   tfs-io read FILE              open, one blocking read
+ *   tfs-io poll FILE MS           poll(POLLIN) with a timeout
+ *   tfs-io select FILE MS         select() for reading with a timeout
+ *   tfs-io signal FILE MS         a blocking read, SIGALRM (no SA_RESTART)
+ *                                 after MS milliseconds
+ *   tfs-io write0 FILE            open O_WRONLY, write(fd, "", 0)
+ *   tfs-io write FILE TEXT        open O_WRONLY, one write of TEXT
+ *
+ * Each prints one line: "data N" (N bytes read), "eof", "readable",
+ * "timeout", "wrote N", or the errno's name (EAGAIN, EINTR, ...), and
+ * exits 0; a failed open prints "open: NAME" and exits 1.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/select.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+static char buf[65536];
+
+static const char *errname(int err)
+{
+	switch (err) {
+	case EAGAIN:	return "EAGAIN";
+	case EINTR:	return "EINTR";
+	case EINVAL:	return "EINVAL";
+	case EACCES:	return "EACCES";
+	case EPERM:	return "EPERM";
+	case ENOENT:	return "ENOENT";
+	case EBUSY:	return "EBUSY";
+	case ENOTCONN:	return "ENOTCONN";
+	case EBADF:	return "EBADF";
+	default:	return strerror(err);
+	}
+}
+
+static int open_or_die(const char *path, int flags)
+{
+	int fd = open(path, flags);
+
+	if (fd < 0) {
+		printf("open: %s\n", errname(errno));
+		exit(1);
+	}
+	return fd;
+}
+
+static void report_read(ssize_t n)
+{
+	if (n > 0)
+		printf("data %zd\n", n);
+	else if (n == 0)
+		printf("eof\n");
+	else
+		printf("%s\n", errname(errno));
+}
+
+/* The result of poll() or select(). */
+static void report_wait(int n, int readable)
+{
+	if (n > 0)
+		printf("%s\n", readable ? "readable" : "other");
+	else if (n == 0)
+		printf("timeout\n");
+	else
+		printf("%s\n", errname(errno));
+}
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+}
+
+int main(int argc, char **argv)
+{
+	const char *op = argc > 2 ? argv[1] : "";
+	const char *path = argc > 2 ? argv[2] : "";
+	int ms = argc > 3 ? atoi(argv[3]) : 0;
+	int fd;
+
+	if (!strcmp(op, "nonblock")) {
+		fd = open_or_die(path, O_RDONLY | O_NONBLOCK);
+		report_read(read(fd, buf, sizeof(buf)));
+	} else if (!strcmp(op, "setfl")) {
+		fd = open_or_die(path, O_RDONLY);
+		fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+		report_read(read(fd, buf, sizeof(buf)));
+	} else if (!strcmp(op, "read")) {
+		fd = open_or_die(path, O_RDONLY);
+		report_read(read(fd, buf, sizeof(buf)));
+	} else if (!strcmp(op, "poll")) {
+		struct pollfd pfd = { .events = POLLIN };
+		int n;
+
+		pfd.fd = open_or_die(path, O_RDONLY);
+		n = poll(&pfd, 1, ms);
+		report_wait(n, pfd.revents & POLLIN);
+	} else if (!strcmp(op, "select")) {
+		struct timeval tv = { ms / 1000, ms % 1000 * 1000 };
+		fd_set set;
+		int n;
+
+		fd = open_or_die(path, O_RDONLY);
+		FD_ZERO(&set);
+		FD_SET(fd, &set);
+		n = select(fd + 1, &set, NULL, NULL, &tv);
+		report_wait(n, n > 0 && FD_ISSET(fd, &set));
+	} else if (!strcmp(op, "signal")) {
+		struct sigaction sa = { .sa_handler = on_alarm };
+		struct itimerval it = { .it_value = { ms / 1000, ms % 1000 * 1000 } };
+
+		sigaction(SIGALRM, &sa, NULL);
+		fd = open_or_die(path, O_RDONLY);
+		setitimer(ITIMER_REAL, &it, NULL);
+		report_read(read(fd, buf, sizeof(buf)));
+	} else if (!strcmp(op, "write0") || (!strcmp(op, "write") && argc > 3)) {
+		const char *text = argc > 3 ? argv[3] : "";
+		ssize_t n;
+
+		fd = open_or_die(path, O_WRONLY);
+		n = write(fd, text, strlen(text));
+		if (n < 0)
+			printf("%s\n", errname(errno));
+		else
+			printf("wrote %zd\n", n);
+	} else {
+		fprintf(stderr, "usage: tfs-io nonblock|setfl|read|poll|select|signal|write0|write FILE [MS|TEXT]\n");
+		return 2;
+	}
+	return 0;
+}
