@@ -22,6 +22,7 @@ PACKAGES=(
 	util-linux		# setarch -R for the TSan variant
 	valgrind		# benchmarks and leak checks
 	libtraceevent-dev	# kbuffer: ring buffer pages read by the kernel's own reader
+	trace-cmd		# reads what ustrace records (selftests/record, ustrace report)
 	man-db			# man --warnings in the documentation checks
 	libfuse3-dev		# the tracefs server (CONFIG_TRACEFS_FUSE)
 	fuse3			# fusermount3: mounting it; make run, ftracetest

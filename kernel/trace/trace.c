@@ -38,7 +38,7 @@
  * loses its name and prints as "<...>", as an evicted pid does in the
  * kernel's table.  Written once per thread, read once per line.
  */
-#define SAVED_CMDLINES		1024
+#define SAVED_CMDLINES		TRACE_SAVED_CMDLINES
 
 struct saved_cmdline {
 	int	pid;
@@ -135,6 +135,38 @@ int trace_find_tgid(int pid)
 		tgid = sc->tgid;
 	pthread_mutex_unlock(&cmdline_lock);
 	return tgid;
+}
+
+/**
+ * trace_saved_cmdline_get - one slot of the saved-cmdlines table
+ * @slot:   0 .. TRACE_SAVED_CMDLINES - 1
+ * @comm:   receives the name when the slot is used
+ * @nolock: read without the lock: for a fatal-signal handler, which must
+ *	    not wait for a lock its own thread may hold; a slot being
+ *	    written meanwhile may come out torn
+ *
+ * Return: the slot's pid, 0 for an empty slot, -1 past the table.
+ * Context: async-signal-safe with @nolock.
+ */
+int trace_saved_cmdline_get(unsigned int slot, char comm[TRACE_COMM_LEN], bool nolock)
+{
+	const struct saved_cmdline *sc;
+	int pid;
+
+	if (slot >= SAVED_CMDLINES)
+		return -1;
+	sc = &saved_cmdlines[slot];
+	if (nolock) {
+		pid = __atomic_load_n(&sc->pid, __ATOMIC_RELAXED);
+		memcpy(comm, sc->comm, TRACE_COMM_LEN);
+	} else {
+		pthread_mutex_lock(&cmdline_lock);
+		pid = sc->pid;
+		memcpy(comm, sc->comm, TRACE_COMM_LEN);
+		pthread_mutex_unlock(&cmdline_lock);
+	}
+	comm[TRACE_COMM_LEN - 1] = '\0';
+	return pid;
 }
 
 /**

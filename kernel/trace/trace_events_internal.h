@@ -233,11 +233,24 @@ void trace_print_saved_cmdlines(struct trace_seq *s);
 void trace_print_saved_tgids(struct trace_seq *s);
 unsigned int trace_saved_cmdlines_size(void);
 int trace_find_tgid(int pid);
+/* trace.c: slot @slot of the saved-cmdlines table (see trace.c). */
+#define TRACE_SAVED_CMDLINES	1024
+int trace_saved_cmdline_get(unsigned int slot, char comm[16], bool nolock);
 
 /* trace_events.c: the record-cmd option of the top level. */
 void trace_set_record_cmd(bool on);
 /* trace_events.c: the calling thread's id (cached). */
 int trace_current_tid(void);
+/*
+ * The ip of ftrace:print records.  The kernel records that of
+ * tracing_mark_write(); a program has no such function, and 0 would print
+ * as a bare address.  The text output prints the kernel's name, and the
+ * trace.dat writer's kallsyms maps this address to it, so that trace-cmd
+ * prints it too: the last page of the address space, where no code of the
+ * program can be.
+ */
+#define TRACE_MARKER_IP		(~0ul << 12)
+
 /* trace_marker.c: the text of ftrace:print and ftrace:raw_data records. */
 struct trace_seq;
 int trace_ftrace_print(struct trace_seq *s, const void *rec, unsigned int len);

@@ -41,14 +41,6 @@ struct raw_data_entry {
 	char			buf[];
 };
 
-/*
- * The ip the kernel records is that of tracing_mark_write(); a program
- * has no such function, and 0 would print as a bare address.  The text
- * output prints the kernel's name; trace.dat writers map this address to
- * it (Documentation/trace/tracefs.rst).
- */
-#define TRACE_MARKER_IP		0
-
 static const struct trace_event_fields print_fields[] = {
 	{ .type = "unsigned long", .name = "ip", .size = 8, .align = 8 },
 	{ .type = "char[]", .name = "buf", .size = 0, .align = 1 },
@@ -220,7 +212,7 @@ static void *marker_reserve(struct trace_array *tr, struct ring_buffer_event **e
 ssize_t trace_array_marker_write(struct trace_array *tr, const char *buf, size_t len)
 {
 	struct ring_buffer_event *event;
-	unsigned long ip = TRACE_MARKER_IP;
+	const unsigned long ip = TRACE_MARKER_IP;
 	char *p;
 	size_t n = len < MARKER_MAX_TEXT ? len : MARKER_MAX_TEXT;
 	bool nl;

@@ -412,7 +412,8 @@ static void output_options(void)
 	EXPECT_EQ(2, sscanf(t, "%d %d", &me, &cpu));
 	snprintf(want, sizeof(want), " type: %d\n", to_call()->id);
 	EXPECT_TRUE(strstr(t, want) != NULL);
-	EXPECT_TRUE(strstr(t, " # 0 hi\n") != NULL);
+	snprintf(want, sizeof(want), " # %lx hi\n", TRACE_MARKER_IP);
+	EXPECT_TRUE(strstr(t, want) != NULL);
 	free(t);
 	trace_array_set_option(tr, "raw", 0);
 

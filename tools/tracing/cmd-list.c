@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * ustrace list - the tracepoints an ELF object defines.
+ * ustrace list - the tracepoints or trace events an ELF object defines.
  *
  * The object is read, never loaded: a DEFINE_TRACE() leaves a symbol
  * __tracepoint_<name> (a struct tracepoint) in .symtab/.dynsym, and the
@@ -8,6 +8,14 @@
  * shared object that pointer is a R_X86_64_RELATIVE/R_AARCH64_RELATIVE
  * relocation whose addend is the address; elsewhere it is stored as is.
  * Every offset taken from the file is checked against the file's size.
+ *
+ * A TRACE_EVENT() leaves a local symbol event_<name> in .symtab (a
+ * struct trace_event_call whose .name is "<name>"), which leads to its
+ * class (system, fields) and print fmt.  For -F the event is registered
+ * in this process, as the program's constructor would register it, and
+ * the library prints its format: the text is the one the program's
+ * tracefs and trace.dat show, but for the ID, which the library gives at
+ * run time in registration order.
  */
 #include <elf.h>
 #include <errno.h>
@@ -21,6 +29,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <linux/trace_events.h>
 #include <linux/tracepoint-defs.h>
 
 #include "ustrace.h"
@@ -165,8 +174,16 @@ static int add_entry(struct tp_entry **v, size_t *n, const char *name,
 	return 0;
 }
 
-static int scan_symtab(const struct elf_file *f, const Elf64_Shdr *symsec,
-		       struct tp_entry **v, size_t *n)
+/* What a walk of the symbol tables hands each symbol it keeps. */
+typedef int (*symbol_fn)(const struct elf_file *f, const Elf64_Sym *sym,
+			 const char *name, void *priv);
+
+/*
+ * Call @fn for each defined object symbol of @symsec whose name starts
+ * with @prefix (the name is given without it), up to @fn's first error.
+ */
+static int walk_objects(const struct elf_file *f, const Elf64_Shdr *symsec,
+			const char *prefix, symbol_fn fn, void *priv)
 {
 	const Elf64_Shdr *strsec;
 	const Elf64_Sym *sym;
@@ -184,7 +201,6 @@ static int scan_symtab(const struct elf_file *f, const Elf64_Shdr *symsec,
 	nsyms = symsec->sh_size / sizeof(*sym);
 	for (k = 0; k < nsyms; k++) {
 		const char *name;
-		uint64_t sigaddr;
 
 		if (sym[k].st_shndx == SHN_UNDEF ||
 		    ELF64_ST_TYPE(sym[k].st_info) != STT_OBJECT ||
@@ -193,17 +209,234 @@ static int scan_symtab(const struct elf_file *f, const Elf64_Shdr *symsec,
 		name = (const char *)f->map + strsec->sh_offset +
 		       sym[k].st_name;
 		if (!memchr(name, 0, strsec->sh_size - sym[k].st_name) ||
-		    strncmp(name, TP_PREFIX, strlen(TP_PREFIX)))
+		    strncmp(name, prefix, strlen(prefix)))
 			continue;
-		sigaddr = elf_pointer(f, sym[k].st_value +
-				      offsetof(struct tracepoint, signature));
-		ret = add_entry(v, n, name + strlen(TP_PREFIX),
-				sigaddr ? elf_string(f, sigaddr) : NULL);
+		ret = fn(f, &sym[k], name + strlen(prefix), priv);
 		if (ret)
 			return ret;
 	}
 	return 0;
 }
+
+/* Every table of the object, or .symtab only (@symtab_only). */
+static int walk_tables(const struct elf_file *f, bool symtab_only, const char *prefix,
+		       symbol_fn fn, void *priv)
+{
+	int ret = 0;
+
+	for (int s = 0; s < f->eh->e_shnum && !ret; s++)
+		if (f->sh[s].sh_type == SHT_SYMTAB ||
+		    (f->sh[s].sh_type == SHT_DYNSYM && !symtab_only))
+			ret = walk_objects(f, &f->sh[s], prefix, fn, priv);
+	return ret;
+}
+
+struct tp_list {
+	struct tp_entry	*v;
+	size_t		n;
+};
+
+static int add_tracepoint(const struct elf_file *f, const Elf64_Sym *sym,
+			  const char *name, void *priv)
+{
+	struct tp_list *l = priv;
+	uint64_t sigaddr = elf_pointer(f, sym->st_value +
+				       offsetof(struct tracepoint, signature));
+
+	return add_entry(&l->v, &l->n, name, sigaddr ? elf_string(f, sigaddr) : NULL);
+}
+
+/* ------------------------------------------------------------------
+ * Trace events
+ */
+
+#define EVENT_PREFIX	"event_"
+#define MAX_FIELDS	1024
+
+/* An event read from the object, as the library would register it. */
+struct ev_entry {
+	struct trace_event_call		call;
+	struct trace_event_class	class;
+	struct trace_event_fields	*fields;
+	unsigned int			nr_fields;
+	bool				registered;
+};
+
+/* The string a pointer member at @addr points to. */
+static char *elf_string_at(const struct elf_file *f, uint64_t addr)
+{
+	uint64_t p = elf_pointer(f, addr);
+
+	return p ? elf_string(f, p) : NULL;
+}
+
+/* The class's fields, up to the table's terminating entry. */
+static int read_fields(const struct elf_file *f, uint64_t addr, struct ev_entry *e)
+{
+	const size_t fsize = sizeof(struct trace_event_fields);
+
+	for (unsigned int k = 0; k < MAX_FIELDS; k++) {
+		uint64_t base = addr + k * fsize;
+		const unsigned char *ints = elf_at(f, base + offsetof(struct trace_event_fields, size),
+						   4 * sizeof(int));
+		struct trace_event_fields *fld, *v;
+
+		if (!ints)
+			return -ENOEXEC;
+		if (!elf_pointer(f, base + offsetof(struct trace_event_fields, name)))
+			return 0;
+		v = realloc(e->fields, (e->nr_fields + 2) * sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+		e->fields = v;
+		fld = &v[e->nr_fields];
+		memset(fld, 0, 2 * sizeof(*fld));
+		fld->name = elf_string_at(f, base + offsetof(struct trace_event_fields, name));
+		fld->type = elf_string_at(f, base + offsetof(struct trace_event_fields, type));
+		e->nr_fields++;
+		if (!fld->name || !fld->type)
+			return -ENOEXEC;
+		memcpy(&fld->size, ints, 4 * sizeof(int));
+	}
+	return -ENOEXEC;
+}
+
+static void free_event(struct ev_entry *e)
+{
+	if (e->registered)
+		trace_remove_event_call(&e->call);
+	for (unsigned int k = 0; k < e->nr_fields; k++) {
+		free((char *)e->fields[k].name);
+		free((char *)e->fields[k].type);
+	}
+	free(e->fields);
+	free((char *)e->call.name);
+	free((char *)e->call.print_fmt);
+	free((char *)e->class.system);
+}
+
+/*
+ * The event whose trace_event_call is the symbol at @addr named
+ * event_<name>, or 1 when the symbol is something else.
+ */
+static int read_event(const struct elf_file *f, uint64_t addr, const char *name,
+		      struct ev_entry *e)
+{
+	uint64_t class;
+	int ret = -ENOEXEC;
+
+	memset(e, 0, sizeof(*e));
+	e->call.name = elf_string_at(f, addr + offsetof(struct trace_event_call, name));
+	if (!e->call.name || strcmp(e->call.name, name)) {
+		free((char *)e->call.name);
+		return 1;
+	}
+	class = elf_pointer(f, addr + offsetof(struct trace_event_call, event_class));
+	e->call.print_fmt = elf_string_at(f, addr + offsetof(struct trace_event_call, print_fmt));
+	e->class.system = class ? elf_string_at(f, class + offsetof(struct trace_event_class,
+								     system)) : NULL;
+	if (class && e->call.print_fmt && e->class.system)
+		ret = read_fields(f, elf_pointer(f, class + offsetof(struct trace_event_class,
+								      fields_array)), e);
+	if (!ret && !e->fields)
+		e->fields = calloc(1, sizeof(*e->fields));
+	if (!ret && !e->fields)
+		ret = -ENOMEM;
+	if (ret)
+		free_event(e);
+	return ret;
+}
+
+struct ev_list {
+	struct ev_entry	*v;
+	size_t		n;
+};
+
+static int add_event(const struct elf_file *f, const Elf64_Sym *sym, const char *name,
+		     void *priv)
+{
+	struct ev_list *l = priv;
+	struct ev_entry *nv;
+	int ret;
+
+	if (sym->st_size != sizeof(struct trace_event_call))
+		return 0;
+	nv = realloc(l->v, (l->n + 1) * sizeof(*nv));
+	if (!nv)
+		return -ENOMEM;
+	l->v = nv;
+	ret = read_event(f, sym->st_value, name, &nv[l->n]);
+	if (!ret)
+		l->n++;
+	return ret < 0 ? ret : 0;
+}
+
+static int cmp_event(const void *a, const void *b)
+{
+	const struct ev_entry *x = a, *y = b;
+	int c = strcmp(x->class.system, y->class.system);
+
+	return c ? c : strcmp(x->call.name, y->call.name);
+}
+
+/* As trace-cmd list -F prints a format: "system: SYS", the format, a blank line. */
+static int print_format(struct ev_entry *e)
+{
+	char *text;
+	int len, err;
+
+	/* Linked only now: the entries moved while the list grew and sorted. */
+	e->class.fields_array = e->fields;
+	e->call.event_class = &e->class;
+	/* Not attached to anything here: only its format is wanted. */
+	e->call.flags = TRACE_EVENT_FL_IGNORE_ENABLE;
+	err = trace_add_event_call(&e->call);
+	if (err)
+		return err;
+	e->registered = true;
+	len = trace_event_format(&e->call, NULL, 0);
+	text = len < 0 ? NULL : malloc((size_t)len + 1);
+	if (!text)
+		return len < 0 ? len : -ENOMEM;
+	trace_event_format(&e->call, text, (size_t)len + 1);
+	printf("system: %s\n%s\n", e->class.system, text);
+	free(text);
+	return 0;
+}
+
+static int list_events(const struct elf_file *f, const char *path, bool formats,
+		       bool prefix)
+{
+	struct ev_list l = { 0 };
+	struct ev_entry *v;
+	size_t n, i;
+	int ret;
+
+	/* The event objects are static: only .symtab names them. */
+	ret = walk_tables(f, true, EVENT_PREFIX, add_event, &l);
+	v = l.v;
+	n = l.n;
+	qsort(v, n, sizeof(*v), cmp_event);
+	for (i = 0; i < n && !ret; i++) {
+		if (formats) {
+			ret = print_format(&v[i]);
+			continue;
+		}
+		printf("%s%s%s:%s\n", prefix ? path : "", prefix ? ": " : "",
+		       v[i].class.system, v[i].call.name);
+	}
+	for (i = 0; i < n; i++)
+		free_event(&v[i]);
+	free(v);
+	if (ret)
+		ustrace_err("%s: %s", path, ret == -ENOEXEC ? "a trace event that cannot be read" :
+			    strerror(-ret));
+	return ret;
+}
+
+/* ------------------------------------------------------------------
+ * Tracepoints
+ */
 
 static int cmp_entry(const void *a, const void *b)
 {
@@ -211,12 +444,15 @@ static int cmp_entry(const void *a, const void *b)
 		      ((const struct tp_entry *)b)->name);
 }
 
-static int list_object(const char *path, bool verbose, bool prefix)
+enum list_what { LIST_TRACEPOINTS, LIST_EVENTS, LIST_FORMATS };
+
+static int list_object(const char *path, enum list_what what, bool verbose, bool prefix)
 {
 	struct elf_file f = { 0 };
-	struct tp_entry *v = NULL;
-	size_t n = 0, i;
-	int ret, s;
+	struct tp_list l = { 0 };
+	struct tp_entry *v;
+	size_t n, i;
+	int ret;
 
 	ret = elf_open(&f, path);
 	if (ret) {
@@ -224,10 +460,14 @@ static int list_object(const char *path, bool verbose, bool prefix)
 			    "not a 64-bit ELF object" : strerror(-ret));
 		return 1;
 	}
-	for (s = 0; s < f.eh->e_shnum && !ret; s++)
-		if (f.sh[s].sh_type == SHT_SYMTAB ||
-		    f.sh[s].sh_type == SHT_DYNSYM)
-			ret = scan_symtab(&f, &f.sh[s], &v, &n);
+	if (what != LIST_TRACEPOINTS) {
+		ret = list_events(&f, path, what == LIST_FORMATS, prefix);
+		munmap((void *)f.map, f.size);
+		return ret ? 1 : 0;
+	}
+	ret = walk_tables(&f, false, TP_PREFIX, add_tracepoint, &l);
+	v = l.v;
+	n = l.n;
 	if (ret)
 		ustrace_err("%s: %s", path, strerror(-ret));
 	qsort(v, n, sizeof(*v), cmp_entry);
@@ -250,26 +490,38 @@ static int list_object(const char *path, bool verbose, bool prefix)
 static void list_usage(FILE *out)
 {
 	fprintf(out,
-		"usage: ustrace list [-v] OBJECT...\n"
+		"usage: ustrace list [-v | -e | -F] OBJECT...\n"
 		"List the tracepoints that each ELF object (program or shared\n"
 		"object) defines, read from its symbols without loading it.\n"
-		"  -v, --verbose   show each tracepoint's prototype\n");
+		"  -v, --verbose   show each tracepoint's prototype\n"
+		"  -e, --events    list its trace events instead, as SYSTEM:EVENT\n"
+		"  -F, --formats   print the format of each of its trace events\n"
+		"  -h, --help      this help\n");
 }
 
 int cmd_list(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "verbose", no_argument, NULL, 'v' },
+		{ "events", no_argument, NULL, 'e' },
+		{ "formats", no_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
+	enum list_what what = LIST_TRACEPOINTS;
 	bool verbose = false;
 	int c, i, ret = 0;
 
-	while ((c = getopt_long(argc, argv, "vh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "veFh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'v':
 			verbose = true;
+			break;
+		case 'e':
+			what = LIST_EVENTS;
+			break;
+		case 'F':
+			what = LIST_FORMATS;
 			break;
 		case 'h':
 			list_usage(stdout);
@@ -284,6 +536,6 @@ int cmd_list(int argc, char **argv)
 		return 2;
 	}
 	for (i = optind; i < argc; i++)
-		ret |= list_object(argv[i], verbose, argc - optind > 1);
+		ret |= list_object(argv[i], what, verbose, argc - optind > 1);
 	return ret;
 }

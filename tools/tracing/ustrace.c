@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <linux/compiler.h>
+
 #include "ustrace.h"
 
 #ifndef USTRACE_VERSION
@@ -16,13 +18,22 @@ static int cmd_help(int argc, char **argv);
 static int cmd_version(int argc, char **argv);
 
 static const struct ustrace_cmd commands[] = {
-	{ "list",	cmd_list,	"list the tracepoints an object defines" },
+	{ "record",	cmd_record,	"run a program and record its events into a trace.dat" },
+	{ "report",	cmd_report,	"show a trace.dat (trace-cmd report)" },
+	{ "list",	cmd_list,	"list the tracepoints or events an object defines" },
 	{ "trace-cmd",	cmd_trace_cmd,	"run the stock trace-cmd on a ustrace tracefs" },
 	{ "version",	cmd_version,	"print the version" },
 	{ "help",	cmd_help,	"show this help" },
 };
 
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+/*
+ * libustrace records a program that finds USTRACE_EVENTS in its
+ * environment; this one passes the variables on (ustrace record) and must
+ * not record itself, nor write over its program's file when it exits.
+ */
+__ustrace_visible const char __ustrace_record_env_ignore = 1;
 
 void ustrace_err(const char *fmt, ...)
 {

@@ -6,6 +6,9 @@
 #ifndef _USTRACE_TOOL_H
 #define _USTRACE_TOOL_H
 
+#include <stdbool.h>
+#include <stdint.h>
+
 struct ustrace_cmd {
 	const char *name;
 	int (*fn)(int argc, char **argv);
@@ -13,9 +16,30 @@ struct ustrace_cmd {
 };
 
 int cmd_list(int argc, char **argv);
+int cmd_record(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 int cmd_trace_cmd(int argc, char **argv);
 
 /* Print "ustrace: <message>" on stderr. */
 void ustrace_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* dat-read.c: what a trace.dat holds per CPU. */
+struct dat_cpu {
+	uint64_t	offset;		/* where its pages are */
+	uint64_t	size;		/* their bytes */
+	char		*stats;		/* its CPUSTAT text, or NULL */
+};
+
+struct dat_summary {
+	int		version;
+	unsigned int	page_size;
+	char		clock[32];
+	int		nr_cpus;
+	struct dat_cpu	*cpus;
+};
+
+int dat_read_summary(const char *path, struct dat_summary *d);
+void dat_free_summary(struct dat_summary *d);
+unsigned long long dat_stat(const struct dat_cpu *cpu, const char *name);
 
 #endif /* _USTRACE_TOOL_H */

@@ -1,0 +1,281 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * rec-app - the program the recording tests record (selftests/record/).
+ *
+ * It records either because the environment says so (USTRACE_EVENTS...,
+ * started by the library before main()) or because -o starts it with
+ * ustrace_record_start(); then it fires events from worker threads, each
+ * pinned to a CPU, and ends as asked: ustrace_record_stop(), return from
+ * main() (the library's destructor writes the file), or a fatal signal.
+ *
+ *   -o FILE   ustrace_record_start() into FILE, with -e EVENTS (default
+ *             "sample_trace,rec_test,te_plugin"), -m MODE (pc or
+ *             overwrite), -C CLOCK, -V VERSION, -b KB
+ *   -w N      N worker threads (default 2), worker i on CPU i % online
+ *   -n N      each worker fires N rec_test:rec_seq events
+ *   -P USEC   and sleeps USEC after every 100 of them
+ *   -s        each worker fires every sample event (samples/trace_events)
+ *             for 11 rounds
+ *   -M        trace_marker and trace_marker_raw writes (static build)
+ *   -p SO     dlopen() SO (te-plugin.so of selftests/trace_events) and
+ *             fire its te_plugin:plugin_value event 3 times
+ *   -d        ustrace_record_dump(NULL) after the workers, then -n again
+ *   -u        SIGUSR2 to itself after the workers, then -n again
+ *   -t FILE   the recorder instance's trace text into FILE just before
+ *             the file is written (static build)
+ *   -k SIG    end by SIG: SEGV by a fault, others by raise()
+ *   -H SIG    a handler of our own for SIG, installed before -o starts
+ *             the recording: it says so and exits with status 42
+ *   -x        end by returning from main() (default when the environment
+ *             started the recording)
+ *
+ * rec-app-static is the same program linked with libustrace.a, for -M and
+ * -t, which reach into the library.
+ */
+#include <dlfcn.h>
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+
+#include <ustrace/record.h>
+
+#define CREATE_TRACE_POINTS
+#include "trace-events-sample.h"
+#include "rec-events.h"
+
+#ifdef REC_APP_STATIC
+#include <linux/trace.h>
+#include "../../kernel/trace/trace_array.h"
+#include "../../kernel/trace/trace_record.h"
+#endif
+
+static int nr_workers = 2;
+static unsigned long nr_seq;
+static unsigned int pace_us;
+static int sample_rounds;
+
+/* TRACE_EVENT_FN's registration hooks for the sample's foo_bar_with_fn. */
+int foo_bar_reg(void)
+{
+	return 0;
+}
+
+void foo_bar_unreg(void)
+{
+}
+
+/* Every sample event once, the values varying with @i. */
+static void sample_round(int i)
+{
+	static const int nums[] = { 7, 8, 9, 0x20 };
+	static const unsigned char raw[] = { 0xca, 0xfe, 0xba, 0xbe };
+	unsigned long bits[1] = { 0x3ul << i };
+	struct sample_pair pair = { .first = -i, .second = i };
+
+	trace_foo_bar("rec", i, nums, 1 + i % 4, "recorded", bits, &pair);
+	trace_foo_array(nums, 4 - i % 4);
+	trace_foo_bar_with_cond("cond", i * 5);
+	trace_foo_bar_with_fn("fn", i);
+	trace_foo_with_template_simple("tsimple", i);
+	trace_foo_with_template_cond("tcond", i * 5);
+	trace_foo_with_template_print("tprint", i);
+	trace_foo_hex(raw, 1 + i % 4, i & 1 ? 0x2ull : 0x10000000003ull);
+}
+
+static void *worker(void *arg)
+{
+	int id = (int)(long)arg;
+	long online = sysconf(_SC_NPROCESSORS_ONLN);
+	char name[16];
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(online > 0 ? id % online : 0, &set);
+	/* Refused in a restricted cpuset: the events just land elsewhere. */
+	sched_setaffinity(0, sizeof(set), &set);
+	snprintf(name, sizeof(name), "rec-worker-%d", id);
+	prctl(PR_SET_NAME, name, 0, 0, 0);
+	for (int r = 0; r < sample_rounds; r++)
+		sample_round(r);
+	for (unsigned long s = 0; s < nr_seq; s++) {
+		trace_rec_seq(id, s);
+		if (pace_us && s % 100 == 99)
+			usleep(pace_us);
+	}
+	return NULL;
+}
+
+static int run_workers(void)
+{
+	pthread_t t[64];
+	int n = nr_workers < 64 ? nr_workers : 64;
+
+	for (int i = 0; i < n; i++)
+		if (pthread_create(&t[i], NULL, worker, (void *)(long)i))
+			return -1;
+	for (int i = 0; i < n; i++)
+		pthread_join(t[i], NULL);
+	return 0;
+}
+
+static int fire_plugin(const char *path)
+{
+	void (*fire)(int);
+	void *h = dlopen(path, RTLD_NOW);
+
+	if (!h) {
+		fprintf(stderr, "rec-app: %s\n", dlerror());
+		return -1;
+	}
+	*(void **)&fire = dlsym(h, "te_plugin_fire");
+	if (!fire)
+		return -1;
+	for (int v = 0; v < 3; v++)
+		fire(v);
+	return 0;
+}
+
+#ifdef REC_APP_STATIC
+static void write_markers(void)
+{
+	struct trace_array *tr = trace_record_instance();
+	unsigned char raw[8] = { 0x2a, 0, 0, 0, 1, 2, 3, 4 };
+
+	trace_array_marker_write(tr, "hello from rec-app", 18);
+	trace_array_marker_write_raw(tr, raw, sizeof(raw));
+}
+
+/* The instance's trace file, event lines only. */
+static int write_text(const char *path)
+{
+	struct trace_iterator *iter;
+	struct trace_seq *s = malloc(sizeof(*s));
+	FILE *fp = fopen(path, "w");
+	int ret;
+
+	iter = trace_array_iterator_open(trace_record_instance(), 0, RING_BUFFER_ALL_CPUS);
+	if (!fp || !s || !iter)
+		return -1;
+	trace_seq_init(s);
+	while ((ret = trace_iterator_print_line(iter, s)) != 0) {
+		if (ret == 1 && s->len < sizeof(s->buffer) / 2)
+			continue;
+		fwrite(s->buffer, 1, s->len, fp);
+		trace_seq_init(s);
+	}
+	fwrite(s->buffer, 1, s->len, fp);
+	trace_iterator_close(iter);
+	free(s);
+	return fclose(fp);
+}
+#else
+static void write_markers(void)
+{
+	fprintf(stderr, "rec-app: -M needs rec-app-static\n");
+	exit(2);
+}
+
+static int write_text(const char *path)
+{
+	(void)path;
+	fprintf(stderr, "rec-app: -t needs rec-app-static\n");
+	return -1;
+}
+#endif
+
+static int parse_mode(const char *s)
+{
+	return !strcmp(s, "overwrite") ? USTRACE_RECORD_OVERWRITE :
+	       USTRACE_RECORD_PRODUCER_CONSUMER;
+}
+
+/* The program's own handler, which the library's must hand the signal to. */
+static void own_handler(int sig)
+{
+	static const char msg[] = "rec-app: own handler\n";
+
+	(void)sig;
+	if (write(STDOUT_FILENO, msg, sizeof(msg) - 1) < 0)
+		_exit(43);
+	_exit(42);
+}
+
+/* SIGSEGV by a real fault: a write to a page that allows none. */
+static void end_by_signal(int sig)
+{
+	if (sig == SIGSEGV) {
+		volatile char *page = mmap(NULL, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS,
+					   -1, 0);
+
+		if (page != MAP_FAILED)
+			*page = 1;
+	}
+	raise(sig);
+}
+
+int main(int argc, char **argv)
+{
+	struct ustrace_record_attr attr = {
+		.size = sizeof(attr),
+		.events = "sample_trace,rec_test,te_plugin",
+	};
+	const char *text = NULL, *plugin = NULL;
+	int c, sig = 0, markers = 0, dump = 0, usr2 = 0, ret = 0;
+	int from_main = getenv("USTRACE_EVENTS") != NULL;
+
+	while ((c = getopt(argc, argv, "o:e:m:C:V:b:w:n:P:sMp:dut:k:H:x")) != -1) {
+		switch (c) {
+		case 'o': attr.output = optarg; break;
+		case 'e': attr.events = optarg; break;
+		case 'm': attr.mode = parse_mode(optarg); break;
+		case 'C': attr.clock = optarg; break;
+		case 'V': attr.file_version = atoi(optarg); break;
+		case 'b': attr.buffer_kb = strtoul(optarg, NULL, 0); break;
+		case 'w': nr_workers = atoi(optarg); break;
+		case 'n': nr_seq = strtoul(optarg, NULL, 0); break;
+		case 'P': pace_us = (unsigned int)strtoul(optarg, NULL, 0); break;
+		case 's': sample_rounds = 11; break;
+		case 'M': markers = 1; break;
+		case 'p': plugin = optarg; break;
+		case 'd': dump = 1; break;
+		case 'u': usr2 = 1; break;
+		case 't': text = optarg; break;
+		case 'k': sig = atoi(optarg); break;
+		case 'H': signal(atoi(optarg), own_handler); break;
+		case 'x': from_main = 1; break;
+		default: return 2;
+		}
+	}
+	if (attr.output && (ret = ustrace_record_start(&attr))) {
+		fprintf(stderr, "rec-app: ustrace_record_start: %s\n", strerror(-ret));
+		return 1;
+	}
+	if (markers)
+		write_markers();
+	if (run_workers() || (plugin && fire_plugin(plugin)))
+		return 1;
+	if (dump || usr2) {
+		if (dump && (ret = ustrace_record_dump(NULL)))
+			fprintf(stderr, "rec-app: ustrace_record_dump: %s\n", strerror(-ret));
+		if (usr2)
+			raise(SIGUSR2);
+		/* The dump signal's file is written by the library's thread. */
+		usleep(200 * 1000);
+		if (run_workers())
+			return 1;
+	}
+	if (text && write_text(text))
+		return 1;
+	if (sig)
+		end_by_signal(sig);
+	if (!from_main && (ret = ustrace_record_stop()))
+		fprintf(stderr, "rec-app: ustrace_record_stop: %s\n", strerror(-ret));
+	return ret ? 1 : 0;
+}

@@ -1,0 +1,256 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * ustrace record - run a program and leave a trace.dat of its events.
+ *
+ * The program records itself: libustrace, which it is linked with, reads
+ * the USTRACE_* variables set here (ustrace_record_start(3)) before main() and
+ * writes the file when the program ends, by exit or by a fatal signal.
+ * This command runs it, waits for it, and reads the file back to say what
+ * each CPU recorded and lost.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/wait.h>
+
+#include <linux/trace_clock.h>
+
+#include "ustrace.h"
+
+static void record_usage(FILE *out)
+{
+	fprintf(out,
+		"usage: ustrace record [-e SYSTEM[:EVENT]]... [-o FILE] [-b KB] [-C CLOCK]\n"
+		"                      [-m MODE] [-v 6|7] [--] PROGRAM [ARGS...]\n"
+		"Run PROGRAM (linked with libustrace), record its events into a\n"
+		"trace-cmd data file, then say what each CPU recorded and lost.\n"
+		"  -e, --event SYSTEM[:EVENT]  events to record (globs; repeatable;\n"
+		"                              default: all)\n"
+		"  -o, --output FILE           the file (default: trace.dat)\n"
+		"  -b, --buffer-size KB        each CPU's buffer (default: 1408)\n"
+		"  -C, --clock CLOCK           local (default), global, counter, mono,\n"
+		"                              mono_raw, boot, x86-tsc\n"
+		"  -m, --mode MODE             producer-consumer (default: written to\n"
+		"                              disk as it fills) or overwrite (the last\n"
+		"                              KB of each CPU)\n"
+		"  -v, --file-version 6|7      trace.dat version (default: 7)\n"
+		"  -h, --help                  this help\n");
+}
+
+struct record_opts {
+	char		*events;
+	const char	*output;
+	const char	*buffer_kb;
+	const char	*clock;
+	const char	*mode;
+	const char	*version;
+};
+
+/* -e values joined with commas, as USTRACE_EVENTS takes them. */
+static int add_event(struct record_opts *o, const char *spec)
+{
+	size_t len = o->events ? strlen(o->events) + 1 : 0;
+	char *events = realloc(o->events, len + strlen(spec) + 1);
+
+	if (!events)
+		return -ENOMEM;
+	if (len)
+		events[len - 1] = ',';
+	strcpy(events + len, spec);
+	o->events = events;
+	return 0;
+}
+
+static bool valid_kb(const char *s)
+{
+	char *end;
+	unsigned long kb;
+
+	errno = 0;
+	kb = strtoul(s, &end, 10);
+	return !errno && end != s && !*end && s[0] != '-' && kb && kb <= (1ul << 30);
+}
+
+static int check_opts(const struct record_opts *o)
+{
+	if (o->buffer_kb && !valid_kb(o->buffer_kb)) {
+		ustrace_err("record: -b %s: a size in KiB, 1 or more", o->buffer_kb);
+		return -1;
+	}
+	if (o->clock && !trace_clock_find(o->clock)) {
+		ustrace_err("record: -C %s: no such clock", o->clock);
+		return -1;
+	}
+	if (o->mode && strcmp(o->mode, "producer-consumer") && strcmp(o->mode, "overwrite")) {
+		ustrace_err("record: -m %s: producer-consumer or overwrite", o->mode);
+		return -1;
+	}
+	if (o->version && strcmp(o->version, "6") && strcmp(o->version, "7")) {
+		ustrace_err("record: -v %s: 6 or 7", o->version);
+		return -1;
+	}
+	return 0;
+}
+
+/* The variables the library reads; those without an option are unset. */
+static void set_env(const struct record_opts *o)
+{
+	static const char *const ours[] = {
+		"USTRACE_BUFFER_KB", "USTRACE_CLOCK", "USTRACE_MODE",
+		"USTRACE_FILE_VERSION", "USTRACE_FLIGHT_RECORDER",
+	};
+
+	for (size_t i = 0; i < sizeof(ours) / sizeof(ours[0]); i++)
+		unsetenv(ours[i]);
+	setenv("USTRACE_EVENTS", o->events ? o->events : "all", 1);
+	setenv("USTRACE_OUTPUT", o->output, 1);
+	if (o->buffer_kb)
+		setenv("USTRACE_BUFFER_KB", o->buffer_kb, 1);
+	if (o->clock)
+		setenv("USTRACE_CLOCK", o->clock, 1);
+	if (o->mode)
+		setenv("USTRACE_MODE", o->mode, 1);
+	if (o->version)
+		setenv("USTRACE_FILE_VERSION", o->version, 1);
+}
+
+/*
+ * Run the program and wait for it.  While it runs, the terminal's ^C and
+ * ^\ are its business: it writes its file and ends; we report after.
+ * Return: its wait status, or -1.
+ */
+static int run(const struct record_opts *o, char **argv)
+{
+	struct sigaction ign = { .sa_handler = SIG_IGN }, old_int, old_quit;
+	int status;
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		ustrace_err("record: fork: %s", strerror(errno));
+		return -1;
+	}
+	if (!pid) {
+		set_env(o);
+		execvp(argv[0], argv);
+		ustrace_err("record: %s: %s", argv[0], strerror(errno));
+		_exit(127);
+	}
+	sigaction(SIGINT, &ign, &old_int);
+	sigaction(SIGQUIT, &ign, &old_quit);
+	while (waitpid(pid, &status, 0) < 0) {
+		if (errno != EINTR) {
+			status = -1;
+			break;
+		}
+	}
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGQUIT, &old_quit, NULL);
+	return status;
+}
+
+static void say_status(const char *prog, int status)
+{
+	if (WIFEXITED(status))
+		fprintf(stderr, "ustrace record: %s exited with status %d\n", prog,
+			WEXITSTATUS(status));
+	else if (WIFSIGNALED(status))
+		fprintf(stderr, "ustrace record: %s was killed by SIG%s\n", prog,
+			sigabbrev_np(WTERMSIG(status)) ? sigabbrev_np(WTERMSIG(status)) : "?");
+}
+
+/* What the file says, per CPU: recorded, lost, bytes. */
+static int summarize(const char *path)
+{
+	struct dat_summary d;
+	int err = dat_read_summary(path, &d);
+
+	if (err == -ENOENT) {
+		ustrace_err("record: %s was not written: is the program linked with "
+			    "libustrace, and did it end by exit() or a fatal signal "
+			    "other than SIGKILL?", path);
+		return 1;
+	}
+	if (err) {
+		ustrace_err("record: %s: %s", path, err == -ENOEXEC ?
+			    "not a trace-cmd data file" : strerror(-err));
+		return 1;
+	}
+	fprintf(stderr, "ustrace record: %s: version %d, clock %s, %d CPUs\n", path,
+		d.version, d.clock[0] ? d.clock : "?", d.nr_cpus);
+	for (int cpu = 0; cpu < d.nr_cpus; cpu++) {
+		const struct dat_cpu *c = &d.cpus[cpu];
+		unsigned long long over = dat_stat(c, "overrun");
+		unsigned long long dropped = dat_stat(c, "dropped events") +
+					     dat_stat(c, "commit overrun");
+
+		fprintf(stderr, "  CPU%d: %llu events, %llu lost (%llu overwritten, "
+			"%llu dropped), %llu bytes\n", cpu, dat_stat(c, "read events"),
+			over + dropped, over, dropped, (unsigned long long)c->size);
+	}
+	dat_free_summary(&d);
+	return 0;
+}
+
+int cmd_record(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "event", required_argument, NULL, 'e' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "buffer-size", required_argument, NULL, 'b' },
+		{ "clock", required_argument, NULL, 'C' },
+		{ "mode", required_argument, NULL, 'm' },
+		{ "file-version", required_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct record_opts o = { .output = "trace.dat" };
+	int c, status, ret = 2;
+
+	while ((c = getopt_long(argc, argv, "+e:o:b:C:m:v:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'e':
+			if (add_event(&o, optarg))
+				goto out;
+			break;
+		case 'o': o.output = optarg; break;
+		case 'b': o.buffer_kb = optarg; break;
+		case 'C': o.clock = optarg; break;
+		case 'm': o.mode = optarg; break;
+		case 'v': o.version = optarg; break;
+		case 'h':
+			record_usage(stdout);
+			ret = 0;
+			goto out;
+		default:
+			record_usage(stderr);
+			goto out;
+		}
+	}
+	if (optind == argc) {
+		record_usage(stderr);
+		goto out;
+	}
+	if (check_opts(&o))
+		goto out;
+	/* A file left from an earlier run must not pass for this one's. */
+	if (unlink(o.output) && errno != ENOENT) {
+		ustrace_err("record: %s: %s", o.output, strerror(errno));
+		ret = 1;
+		goto out;
+	}
+	status = run(&o, argv + optind);
+	ret = 1;
+	if (status == -1)
+		goto out;
+	say_status(argv[optind], status);
+	ret = summarize(o.output);
+out:
+	free(o.events);
+	return ret;
+}
