@@ -21,6 +21,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -491,12 +492,71 @@ static void list_usage(FILE *out)
 {
 	fprintf(out,
 		"usage: ustrace list [-v | -e | -F] OBJECT...\n"
+		"       ustrace list -m DIR [-e | -F]\n"
 		"List the tracepoints that each ELF object (program or shared\n"
-		"object) defines, read from its symbols without loading it.\n"
+		"object) defines, read from its symbols without loading it, or\n"
+		"the trace events a running program's tracefs at DIR offers.\n"
 		"  -v, --verbose   show each tracepoint's prototype\n"
 		"  -e, --events    list its trace events instead, as SYSTEM:EVENT\n"
 		"  -F, --formats   print the format of each of its trace events\n"
+		"  -m, --mount DIR the events of the tracefs mounted at DIR\n"
 		"  -h, --help      this help\n");
+}
+
+/* Copy the file @dir/@name to standard output.  Return: 0, or -1 (said). */
+static int cat_file(const char *dir, const char *name)
+{
+	char path[4096], buf[8192];
+	size_t n;
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	fp = fopen(path, "r");
+	if (!fp) {
+		ustrace_err("list: %s: %s", path, strerror(errno));
+		return -1;
+	}
+	fflush(stdout);
+	while ((n = fread(buf, 1, sizeof(buf), fp)) > 0)
+		fwrite(buf, 1, n, stdout);
+	fclose(fp);
+	return 0;
+}
+
+/*
+ * The events of a mount: its available_events ("SYSTEM:EVENT" lines), or
+ * with -F the format of each after a "system:" line, blank lines between,
+ * as for an object (and trace-cmd list -F).
+ */
+static int list_mount(const char *dir, enum list_what what)
+{
+	char path[4096], line[512], name[600];
+	int ret = 0;
+	FILE *fp;
+
+	if (what != LIST_FORMATS)
+		return cat_file(dir, "available_events") ? 1 : 0;
+	snprintf(path, sizeof(path), "%s/available_events", dir);
+	fp = fopen(path, "r");
+	if (!fp) {
+		ustrace_err("list: %s: %s", path, strerror(errno));
+		return 1;
+	}
+	while (fgets(line, sizeof(line), fp)) {
+		char *colon = strchr(line, ':');
+
+		line[strcspn(line, "\n")] = '\0';
+		if (!colon)
+			continue;
+		*colon = '\0';
+		snprintf(name, sizeof(name), "events/%s/%s/format", line, colon + 1);
+		printf("system: %s\n", line);
+		fflush(stdout);
+		ret |= cat_file(dir, name) ? 1 : 0;
+		putchar('\n');
+	}
+	fclose(fp);
+	return ret;
 }
 
 int cmd_list(int argc, char **argv)
@@ -505,14 +565,16 @@ int cmd_list(int argc, char **argv)
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "events", no_argument, NULL, 'e' },
 		{ "formats", no_argument, NULL, 'F' },
+		{ "mount", required_argument, NULL, 'm' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	enum list_what what = LIST_TRACEPOINTS;
+	const char *mount = NULL;
 	bool verbose = false;
 	int c, i, ret = 0;
 
-	while ((c = getopt_long(argc, argv, "veFh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "veFm:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'v':
 			verbose = true;
@@ -523,6 +585,9 @@ int cmd_list(int argc, char **argv)
 		case 'F':
 			what = LIST_FORMATS;
 			break;
+		case 'm':
+			mount = optarg;
+			break;
 		case 'h':
 			list_usage(stdout);
 			return 0;
@@ -530,6 +595,13 @@ int cmd_list(int argc, char **argv)
 			list_usage(stderr);
 			return 2;
 		}
+	}
+	if (mount) {
+		if (optind != argc || verbose) {
+			list_usage(stderr);
+			return 2;
+		}
+		return list_mount(mount, what);
 	}
 	if (optind == argc) {
 		list_usage(stderr);
