@@ -1,0 +1,22 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+#
+# Interop tests: the stock Debian tools on a ustrace program's tracefs
+# (samples/tracefs/tracefs-sample).  The *.sh scripts are the tests
+# ("make check" runs them; functions is what they share):
+#
+#   record.sh       trace-cmd record, every option users reach for, then
+#                   trace-cmd report against the mount's own trace text
+#   control.sh      trace-cmd start/stop/show/extract/stat/reset/list/stream
+#   libtracefs.sh   tfs-libtracefs: libtracefs reads our events
+#   kernelshark.sh  KernelShark opens a recording, under Xvfb
+#
+# tfs-libtracefs needs libtracefs (Debian: libtracefs-dev); without it
+# it is not built and libtracefs.sh skips.  It uses no libustrace.
+
+interop-tfs-cflags	:= $(shell $(PKG_CONFIG) --cflags libtracefs 2>/dev/null)
+interop-tfs-libs	:= $(shell $(PKG_CONFIG) --libs libtracefs 2>/dev/null)
+
+ifneq ($(interop-tfs-libs),)
+$(call declare,$(d)/tfs-libtracefs,$(d)/tfs-libtracefs.c,$(interop-tfs-libs))
+$(call add-cflags,$(d)/tfs-libtracefs.c,$(interop-tfs-cflags))
+endif
