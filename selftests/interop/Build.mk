@@ -4,11 +4,14 @@
 # (samples/tracefs/tracefs-sample).  The *.sh scripts are the tests
 # ("make check" runs them; functions is what they share):
 #
-#   record.sh       trace-cmd record, every option users reach for, then
+#   record.sh       trace-cmd record, the options users reach for, then
 #                   trace-cmd report against the mount's own trace text
+#   live.sh         the recorder's data paths read while the program runs;
+#                   record -N to trace-cmd listen
 #   control.sh      trace-cmd start/stop/show/extract/stat/reset/list/stream
 #   libtracefs.sh   tfs-libtracefs: libtracefs reads our events
 #   kernelshark.sh  KernelShark opens a recording, under Xvfb
+#   unprivileged.sh a program and its recording as a user, no root
 #
 # tfs-libtracefs needs libtracefs (Debian: libtracefs-dev); without it
 # it is not built and libtracefs.sh skips.  It uses no libustrace.
