@@ -16,7 +16,7 @@
 
 require_fuse
 require_trace_cmd
-plan 7
+plan 8
 
 start_sample -- -p 500
 cd "$WORK" || exit 1
@@ -76,6 +76,33 @@ t_lossy() {
 	[ "$lost" -gt 0 ] || { echo "no event dropped: the buffer never filled"; return 1; }
 }
 check "the same buffer unread for 1 s drops events (the check above can fail)" t_lossy
+
+# --- -M: the CPUs that record; -v: an event left out
+t_cpumask() {
+	local mask tid last mover
+
+	[ "$(last_cpu)" -gt 0 ] || { echo "one CPU: nothing to mask" >&2; return 0; }
+	mask=$(cat "$MNT/tracing_cpumask")
+	tid=$(firing_tids | head -n 1)
+	last=$(last_cpu)
+	# The thread fires on CPU 0, then on another: only the first half may
+	# be recorded.
+	taskset -pc 0 "$tid" >/dev/null || return 1
+	(sleep 0.3; taskset -pc "$last" "$tid" >/dev/null) &
+	mover=$!
+	tc record -M 1 -e sample_trace -v -e sample_trace:foo_bar -o "$WORK/M.dat" sleep 0.6 \
+		>"$WORK/M.out" 2>&1 || { echo "record failed: $(tail -n 5 "$WORK/M.out")"; return 1; }
+	wait "$mover"
+	taskset -pc "0-$last" "$tid" >/dev/null
+	report_events "$WORK/M.dat" "$WORK/M.ev" || return 1
+	[ "$(cut -f 3 "$WORK/M.ev" | sort -u)" = 000 ] ||
+		{ echo "CPUs: $(cut -f 3 "$WORK/M.ev" | sort -u | tr '\n' ' ')"; return 1; }
+	[ "$(wc -l <"$WORK/M.ev")" -ge 10 ] || { echo "only $(wc -l <"$WORK/M.ev") events"; return 1; }
+	! grep -q '	foo_bar	' "$WORK/M.ev" || { echo "foo_bar recorded"; return 1; }
+	[ "$(cat "$MNT/tracing_cpumask")" = "$mask" ] ||
+		{ echo "tracing_cpumask left at $(cat "$MNT/tracing_cpumask"), was $mask"; return 1; }
+}
+check "record -M 1 -e sys -v -e sys:ev: a thread moved off CPU 0 is recorded there only; no foo_bar" t_cpumask
 
 # --- -N to trace-cmd listen on loopback
 t_listen() {

@@ -19,7 +19,7 @@
 
 require_fuse
 require_trace_cmd
-plan 11
+plan 13
 
 # Pinned to one CPU: a thread moved between its writes to two buffers
 # would put one event on two CPUs.
@@ -104,6 +104,15 @@ t_pid() {
 }
 check "record -P TID: only that thread's events; set_event_pid cleared after" t_pid
 
+t_pids() {
+	tc record -P "$tid1" -P "$tid2" -e sample_trace:foo_bar -o "$WORK/pids.dat" sleep 0.3 \
+		>"$WORK/pids.out" 2>&1 || { echo "record failed: $(tail -n 5 "$WORK/pids.out")"; return 1; }
+	report_events "$WORK/pids.dat" "$WORK/pids.ev" || return 1
+	[ "$(cut -f 2 "$WORK/pids.ev" | sort -u | tr '\n' ' ')" = "$tid1 $tid2 " ] ||
+		{ echo "pids: $(cut -f 2 "$WORK/pids.ev" | sort -u | tr '\n' ' '), want $tid1 $tid2"; return 1; }
+}
+check "record -P TID -P TID: both threads" t_pids
+
 # --- -b
 t_size() {
 	local old
@@ -119,6 +128,20 @@ t_size() {
 	[ -s "$WORK/b.ev" ] || { echo "no events"; return 1; }
 }
 check "record -b 64: buffer_size_kb set, a readable recording" t_size
+
+# --- --date: wall-clock timestamps (trace-cmd syncs through trace_marker)
+t_date() {
+	local now first
+
+	tc record --date -e sample_trace:foo_bar -o "$WORK/date.dat" sleep 0.3 \
+		>"$WORK/date.out" 2>&1 || { echo "record failed: $(tail -n 5 "$WORK/date.out")"; return 1; }
+	now=$(date +%s)
+	report_events "$WORK/date.dat" "$WORK/date.ev" || return 1
+	first=$(head -n 1 "$WORK/date.ev" | cut -f 4)
+	awk -v t="$first" -v now="$now" 'BEGIN { exit !(t > now - 60 && t <= now + 1) }' ||
+		{ echo "first timestamp $first, the time is $now"; return 1; }
+}
+check "record --date: timestamps are the time of day" t_date
 
 # --- -C, every clock the mount offers
 # to_ns VALUE: "secs.usecs" in ns, a raw count as it is.
