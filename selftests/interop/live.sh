@@ -16,7 +16,7 @@
 
 require_fuse
 require_trace_cmd
-plan 8
+plan 10
 
 start_sample -- -p 500
 cd "$WORK" || exit 1
@@ -141,4 +141,25 @@ t_listen() {
 check "record -N localhost:PORT: trace-cmd listen gets the events" t_listen
 
 check_stop "the program exits 0 on SIGTERM, no sanitizer report" "$SAMPLE_PID" "$MNT"
+
+# --- a program that fires nothing: the recorders wait for data, and must
+# stop when told (trace-cmd's ioctl(fd, 0) that wakes readers on the
+# kernel's trace_pipe_raw gets ENOTTY here; it does not need it).
+start_sample -- -p 3000000
+t_idle() {
+	local path start secs
+
+	for path in splice --nosplice; do
+		start=$(date +%s%N)
+		tc record $([ "$path" = splice ] || echo "$path") -e sample_trace -o "$WORK/idle.dat" \
+			sleep 0.3 >"$WORK/idle.out" 2>&1 ||
+			{ echo "record ($path) failed: $(tail -n 5 "$WORK/idle.out")"; return 1; }
+		secs=$(( ($(date +%s%N) - start) / 1000000 ))
+		echo "idle recording ($path): ${secs} ms" >&2
+		[ "$secs" -lt 5000 ] || { echo "record ($path) took $secs ms to end"; return 1; }
+		report_events "$WORK/idle.dat" "$WORK/idle.ev" || return 1
+	done
+}
+check "an idle program: record ends with its command, on both paths" t_idle
+check_stop "the idle program exits 0 on SIGTERM, no sanitizer report" "$SAMPLE_PID" "$MNT"
 finish
