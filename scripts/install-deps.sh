@@ -26,6 +26,12 @@ PACKAGES=(
 	man-db			# man --warnings in the documentation checks
 	libfuse3-dev		# the tracefs server (CONFIG_TRACEFS_FUSE)
 	fuse3			# fusermount3: mounting it; make run, ftracetest
+	trace-cmd		# selftests/interop: the stock trace-cmd on a mount
+	libtracefs-dev		# selftests/interop/tfs-libtracefs
+	kernelshark		# selftests/interop/kernelshark.sh
+	xvfb			# ... its X server
+	xdotool			# ... finding its window
+	imagemagick		# ... its screenshot, and the check of it
 )
 
 [ "${USTRACE_SKIP_DEPS:-0}" = 1 ] && exit 0
