@@ -4,35 +4,44 @@
 # make fuzz: scripts/run-fuzz.sh DIR SECONDS
 #
 # Builds each fuzz target with clang under libFuzzer and ASan/UBSan in
-# DIR/libfuzzer, and fuzz-replay (to write the seeds) in DIR/replay; runs
-# each target for SECONDS from its seeds and what earlier runs found
-# (DIR/corpus/TARGET).  An input that fails is copied to
-# selftests/fuzz/regress/, which fuzz-replay replays in "make check",
-# and the run fails.  Run from the top of the source tree.
+# DIR/libfuzzer, and its replay program (to write the seeds) in
+# DIR/replay; runs each target for SECONDS from its seeds and what
+# earlier runs found (DIR/corpus/TARGET).  An input that fails is copied
+# to selftests/fuzz/regress/TARGET-*.in, which the replay programs replay
+# in "make check", and the run fails.  Run from the top of the source tree.
+#
+# Targets: filter (selftests/fuzz/filter-fuzzer, replayed by fuzz-replay)
+# and trigger (selftests/trigger/trigger-fuzzer, trigger-replay).
 set -u
 
 dir=$1
 time=$2
 make=${MAKE:-make}
-targets="filter"
+targets="filter trigger"
 fail=0
 
-$make -s O="$dir/replay" "$dir/replay/selftests/fuzz/fuzz-replay" || exit 1
+# fuzzer TARGET / replay TARGET: where the programs are built.
+fuzzer() { case $1 in filter) echo selftests/fuzz/filter-fuzzer;; *) echo selftests/$1/$1-fuzzer;; esac; }
+replay() { case $1 in filter) echo selftests/fuzz/fuzz-replay;; *) echo selftests/fuzz/$1-replay;; esac; }
+
+$make -s O="$dir/replay" $(for t in $targets; do echo "$dir/replay/$(replay $t)"; done) || exit 1
 $make -s O="$dir/libfuzzer" CC=clang SANITIZE=address,undefined \
 	CFLAGS=-fsanitize=fuzzer-no-link USTRACE_FUZZ=1 \
-	$(for t in $targets; do echo "$dir/libfuzzer/selftests/fuzz/$t-fuzzer"; done) || exit 1
+	$(for t in $targets; do echo "$dir/libfuzzer/$(fuzzer $t)"; done) || exit 1
 
 for t in $targets; do
 	corpus=$dir/corpus/$t
 	artifacts=$dir/artifacts/$t
 	rm -rf "$artifacts"
 	mkdir -p "$corpus" "$artifacts"
-	"$dir/replay/selftests/fuzz/fuzz-replay" --seeds "$corpus" || exit 1
+	"$dir/replay/$(replay "$t")" --seeds "$corpus" || exit 1
 	echo "# fuzz: $t for $time s"
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-	"$dir/libfuzzer/selftests/fuzz/$t-fuzzer" -max_total_time="$time" -timeout=10 \
-		-rss_limit_mb=2048 -dict="selftests/fuzz/$t.dict" -print_final_stats=1 \
+	dict=
+	[ ! -f "selftests/fuzz/$t.dict" ] || dict=-dict=selftests/fuzz/$t.dict
+	"$dir/libfuzzer/$(fuzzer "$t")" -max_total_time="$time" -timeout=10 \
+		-rss_limit_mb=2048 $dict -print_final_stats=1 \
 		-artifact_prefix="$artifacts/" "$corpus" > "$dir/$t.log" 2>&1
 	status=$?
 	grep -E '^(Done|stat::(number_of_executed_units|average_exec_per_sec|new_units_added))' \

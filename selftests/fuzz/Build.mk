@@ -2,9 +2,11 @@
 #
 # Fuzz targets (libFuzzer) for the parsers.
 #
-#   fuzz-replay     runs every target on its seeds and on the inputs of
-#                   regress/ (those that once failed), without libFuzzer:
-#                   part of "make check"
+#   fuzz-replay     the filter target on its seeds and on regress/filter-*.in
+#                   (inputs that once failed), without libFuzzer: part of
+#                   "make check"
+#   trigger-replay  the same for the trigger target (selftests/trigger/
+#                   trigger_fuzz.c) and regress/trigger-*.in
 #   filter-fuzzer   the event filter parser and matcher under libFuzzer;
 #                   built only by "make fuzz" (clang, USTRACE_FUZZ=1),
 #                   which runs it for FUZZ_TIME seconds
@@ -12,9 +14,12 @@
 
 fuzz-srcs	:= $(d)/filter_fuzz.c
 
-$(call add-static-prog,$(d)/fuzz-replay,$(fuzz-srcs) $(d)/replay.c,-lpthread)
-$(call add-cflags,$(fuzz-srcs) $(d)/replay.c,-I$(srctree)/selftests/filter)
+$(call add-static-prog,$(d)/fuzz-replay,$(fuzz-srcs) $(d)/replay-filter.c,-lpthread)
+$(call add-cflags,$(fuzz-srcs) $(d)/replay-filter.c,-I$(srctree)/selftests/filter)
 TEST_PROGS += $(d)/fuzz-replay
+
+$(call add-static-prog,$(d)/trigger-replay,selftests/trigger/trigger_fuzz.c $(d)/replay-trigger.c,-lpthread)
+TEST_PROGS += $(d)/trigger-replay
 
 ifeq ($(USTRACE_FUZZ),1)
 $(call add-static-prog,$(d)/filter-fuzzer,$(d)/filter_fuzz.c,-fsanitize=fuzzer -lpthread)

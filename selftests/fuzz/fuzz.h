@@ -8,4 +8,8 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+/* A target's seeds, for replay.c: seed @i into @buf, its length (0: none). */
+size_t fuzz_seed(unsigned int i, uint8_t *buf, size_t size);
+extern const unsigned int fuzz_nr_seeds;
+
 #endif /* _USTRACE_SELFTESTS_FUZZ_H */

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * Replays fuzz inputs without libFuzzer, in "make check": the seeds (each
- * filter of selftests/filter/kernel-texts.h, on each event) and every
- * file of selftests/fuzz/regress/ (inputs that once crashed, kept by
- * "make fuzz").  "fuzz-replay --seeds DIR" writes the seeds into DIR
- * for "make fuzz" to start from; "fuzz-replay FILE..." replays files.
+ * Replays fuzz inputs of one target without libFuzzer, in "make check":
+ * the target's seeds (fuzz_seed()) and every file of
+ * selftests/fuzz/regress/ named FUZZ_TARGET-*.in (inputs that once
+ * failed, kept by "make fuzz").  "REPLAY --seeds DIR" writes the seeds
+ * into DIR for "make fuzz" to start from; "REPLAY FILE..." replays files.
+ *
+ * Included by replay-TARGET.c, which defines FUZZ_TARGET; linked with the
+ * target's LLVMFuzzerTestOneInput() and its seeds.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -13,10 +16,7 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "kernel-texts.h"
 #include "kselftest.h"
-
-#define NR_EVENTS	5
 
 static int replay_file(const char *path)
 {
@@ -31,30 +31,14 @@ static int replay_file(const char *path)
 	return LLVMFuzzerTestOneInput(buf, n);
 }
 
-/* Each expression on each event: input = event byte, expression, NUL, record bytes. */
-static size_t seed(unsigned int i, uint8_t *buf, size_t size)
-{
-	const char *expr = kernel_texts[i / NR_EVENTS].expr;
-	size_t len = strlen(expr);
-
-	if (len + 10 > size)
-		return 0;
-	buf[0] = (uint8_t)(i % NR_EVENTS);
-	memcpy(buf + 1, expr, len + 1);
-	memcpy(buf + len + 2, "\x01\x00\x00\x00seed", 8);
-	return len + 10;
-}
-
-#define NR_SEEDS	(NR_EVENTS * sizeof(kernel_texts) / sizeof(kernel_texts[0]))
-
 static int write_seeds(const char *dir)
 {
 	static uint8_t buf[8192];
 	char path[4096];
 	unsigned int i;
 
-	for (i = 0; i < NR_SEEDS; i++) {
-		size_t n = seed(i, buf, sizeof(buf));
+	for (i = 0; i < fuzz_nr_seeds; i++) {
+		size_t n = fuzz_seed(i, buf, sizeof(buf));
 		FILE *f;
 
 		snprintf(path, sizeof(path), "%s/seed-%04u", dir, i);
@@ -73,9 +57,9 @@ static void replay_seeds(void)
 	static uint8_t buf[8192];
 	unsigned int i;
 
-	for (i = 0; i < NR_SEEDS; i++)
-		LLVMFuzzerTestOneInput(buf, seed(i, buf, sizeof(buf)));
-	ksft_test_result_pass("%u seeds\n", (unsigned int)NR_SEEDS);
+	for (i = 0; i < fuzz_nr_seeds; i++)
+		LLVMFuzzerTestOneInput(buf, fuzz_seed(i, buf, sizeof(buf)));
+	ksft_test_result_pass("%u %s seeds\n", fuzz_nr_seeds, FUZZ_TARGET);
 }
 
 static void replay_regress(void)
@@ -95,7 +79,8 @@ static void replay_regress(void)
 	while ((de = readdir(d))) {
 		size_t len = strlen(de->d_name);
 
-		if (len < 3 || strcmp(de->d_name + len - 3, ".in"))
+		if (len < 3 || strcmp(de->d_name + len - 3, ".in") ||
+		    strncmp(de->d_name, FUZZ_TARGET "-", strlen(FUZZ_TARGET) + 1))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
 		if (replay_file(path) < 0) {
@@ -106,7 +91,7 @@ static void replay_regress(void)
 		n++;
 	}
 	closedir(d);
-	ksft_test_result_pass("%u inputs of %s\n", n, dir);
+	ksft_test_result_pass("%u %s inputs of %s\n", n, FUZZ_TARGET, dir);
 }
 
 int main(int argc, char **argv)

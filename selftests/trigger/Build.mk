@@ -13,10 +13,11 @@ $(call add-cflags,$(d)/trigger.c,-I$(srctree)/$(d))
 TEST_PROGS += $(d)/trg-trigger
 
 #   trigger-fuzzer  the trigger and hist parsers, and what they set, run by
-#                events, under libFuzzer (clang, USTRACE_FUZZ=1): not part
-#                of "make check" (selftests/trigger/trigger_fuzz.c)
+#                events, under libFuzzer (clang, USTRACE_FUZZ=1; "make
+#                fuzz" runs it); selftests/fuzz/trigger-replay replays its
+#                seeds and regress inputs in "make check"
 
+$(call add-cflags,$(d)/trigger_fuzz.c,-I$(srctree)/$(d))
 ifeq ($(USTRACE_FUZZ),1)
 $(call add-static-prog,$(d)/trigger-fuzzer,$(d)/trigger_fuzz.c,-fsanitize=fuzzer -lpthread)
-$(call add-cflags,$(d)/trigger_fuzz.c,-I$(srctree)/$(d))
 endif

@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * trigger-replay: the trigger target's replay (replay.c,
+ * selftests/trigger/trigger_fuzz.c), with its seeds: one command of each
+ * kind the trigger files take, on each event, with and without the event
+ * enabled, followed by a few event values.
+ */
+#include <string.h>
+
+#include "fuzz.h"
+
+#define FUZZ_TARGET	"trigger"
+
+static const char *const commands[] = {
+	"traceon", "traceoff:3", "traceoff if v == 5", "!traceoff",
+	"snapshot", "snapshot:1 if v > 2", "stacktrace:2",
+	"enable_event:trg_test:trg_other", "disable_event:trg_test:trg_ev:1 if v < 3",
+	"enable_hist:trg_test:trg_other", "disable_hist:trg_test:trg_other",
+	"hist:keys=v", "hist:keys=v.hex:vals=hitcount:sort=hitcount.descending",
+	"hist:keys=name:size=16", "hist:keys=v.log2:pause", "hist:keys=v.buckets=10:cont",
+	"hist:name=shared:keys=v:clear", "hist:keys=common_pid.execname",
+	"hist:keys=stacktrace", "hist:keys=v:vals=v.percent",
+	"!hist:keys=v", "bogus", "hist:keys=nosuch", "traceon:0x", "",
+};
+
+#define NR_COMMANDS	(sizeof(commands) / sizeof(commands[0]))
+
+const unsigned int fuzz_nr_seeds = 4 * NR_COMMANDS;
+
+/* Input = event/enable byte, command, NUL, event values (4 bytes each). */
+size_t fuzz_seed(unsigned int i, uint8_t *buf, size_t size)
+{
+	const char *cmd = commands[i / 4];
+	size_t len = strlen(cmd);
+
+	if (len + 14 > size)
+		return 0;
+	buf[0] = (uint8_t)(i % 4);
+	memcpy(buf + 1, cmd, len + 1);
+	memcpy(buf + len + 2, "\x05\x00\x00\x00\x02\x00\x00\x00\x07\x00\x00\x00", 12);
+	return len + 14;
+}
+
+#include "replay.c"
