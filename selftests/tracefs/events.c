@@ -239,43 +239,171 @@ static int error_entry_ok(const char *entry, const char *loc, const char *cmd)
 	return strlen(entry) > strlen(tail) && !strcmp(entry + strlen(entry) - strlen(tail), tail);
 }
 
-static void test_event_filter(void)
+/* The last entry of error_log is @loc: @msg for @cmd, the caret at @pos. */
+static int last_error_is(const char *loc, const char *msg, const char *cmd, int pos)
 {
-	const char *f = "events/tfs_test/tfs_one/filter";
+	const char *entry = last_error();
+	unsigned long sec, usec;
+	char tail[512];
+	int n = 0;
 
-	EXPECT_EQ(0, tfs_echo("error_log", ""));
-	EXPECT_STREQ("", tfs_cat("error_log"));
-	EXPECT_STREQ("none\n", tfs_cat(f));
-	EXPECT_EQ(1, tfs_echo(f, "0"));
-	EXPECT_EQ(4, tfs_echo(f, " 0 \n"));
-	EXPECT_EQ(-EINVAL, tfs_echo(f, "v > 1"));
-	EXPECT_TRUE(error_entry_ok(last_error(), "event filter parse error", "v > 1"));
-	/* Empty is no filter expression either, as the kernel says. */
-	EXPECT_EQ(-EINVAL, tfs_echo(f, ""));
-	EXPECT_EQ(-EINVAL, tfs_echo(f, "\n"));
-	EXPECT_STREQ("none\n", tfs_cat(f));
-	EXPECT_EQ(3, tfs_count(tfs_cat("error_log"), "  Command: "));
-	EXPECT_EQ(0, tfs_echo("error_log", ""));
-	EXPECT_STREQ("", tfs_cat("error_log"));
+	if (sscanf(entry, "[%5lu.%6lu]%n", &sec, &usec, &n) != 2 || n != 14)
+		return 0;
+	snprintf(tail, sizeof(tail), " %s: error: %s\n  Command: %s\n%*s\n", loc, msg, cmd,
+		 (int)strlen("  Command: ") + pos + 1, "^");
+	return !strcmp(entry + n, tail);
 }
 
+/* The events of the last test in the trace: "v=1 v=3 ...". */
+static const char *traced(const char *event)
+{
+	static char list[512];
+	const char *text = tfs_cat("trace"), *p = text;
+	char pat[64];
+	size_t len = 0;
+
+	list[0] = '\0';
+	snprintf(pat, sizeof(pat), ": %s: v=", event);
+	while ((p = strstr(p, pat)) && len < sizeof(list) - 16) {
+		p += strlen(pat);
+		len += (size_t)snprintf(list + len, sizeof(list) - len, "%sv=%d",
+					len ? " " : "", atoi(p));
+	}
+	return list;
+}
+
+#define ONE_FILTER	"events/tfs_test/tfs_one/filter"
+#define TWO_FILTER	"events/tfs_test/tfs_two/filter"
+#define FILTER_LOC	"event filter parse error"
+
+static void test_event_filter(void)
+{
+	all_off();
+	tfs_echo("trace", "");
+	EXPECT_EQ(0, tfs_echo("error_log", ""));
+	EXPECT_STREQ("none\n", tfs_cat(ONE_FILTER));
+	EXPECT_EQ(5, tfs_echo(ONE_FILTER, "v > 1"));
+	EXPECT_STREQ("v > 1\n", tfs_cat(ONE_FILTER));
+	EXPECT_STREQ("none\n", tfs_cat(TWO_FILTER));
+	tfs_echo(SYS_ENABLE, "1");
+	tfs_fire_one(0, 4);
+	tfs_fire_two(0, 2);
+	EXPECT_STREQ("v=2 v=3", traced("tfs_one"));
+	EXPECT_STREQ("v=0 v=1", traced("tfs_two"));
+	/* Discarded events were never written. */
+	EXPECT_EQ(1, tfs_count(tfs_cat("trace"), "entries-in-buffer/entries-written: 4/4 "));
+	/* The end is trimmed, the start is kept, as the kernel's. */
+	EXPECT_EQ(12, tfs_echo(ONE_FILTER, "  v == 3 \n\t "));
+	EXPECT_STREQ("  v == 3\n", tfs_cat(ONE_FILTER));
+	EXPECT_EQ(4, tfs_echo(ONE_FILTER, " 0 \n"));
+	EXPECT_STREQ("none\n", tfs_cat(ONE_FILTER));
+	EXPECT_EQ(1, tfs_echo(ONE_FILTER, "0"));
+	EXPECT_STREQ("", tfs_cat("error_log"));
+	all_off();
+	tfs_echo("trace", "");
+}
+
+static void test_event_filter_errors(void)
+{
+	tfs_echo("error_log", "");
+	EXPECT_EQ(-EINVAL, tfs_echo(ONE_FILTER, "bogus == 1"));
+	EXPECT_STREQ("bogus == 1\n      ^\nparse_error: Field not found\n\n", tfs_cat(ONE_FILTER));
+	EXPECT_TRUE(last_error_is(FILTER_LOC, "Field not found", "bogus == 1", 6));
+	/* Command: without the white space at the end; the caret follows. */
+	EXPECT_EQ(-EINVAL, tfs_echo(ONE_FILTER, "  bogus == 1 \n"));
+	EXPECT_STREQ("  bogus == 1\n        ^\nparse_error: Field not found\n\n",
+		     tfs_cat(ONE_FILTER));
+	EXPECT_TRUE(last_error_is(FILTER_LOC, "Field not found", "  bogus == 1", 8));
+	EXPECT_EQ(-EINVAL, tfs_echo(ONE_FILTER, "v == x"));
+	EXPECT_TRUE(last_error_is(FILTER_LOC, "Invalid value (did you forget quotes)?",
+				  "v == x", 6));
+	/* Empty is no filter expression either, as the kernel says. */
+	EXPECT_EQ(-EINVAL, tfs_echo(ONE_FILTER, ""));
+	EXPECT_STREQ("\nError: (0)\n\n", tfs_cat(ONE_FILTER));
+	EXPECT_TRUE(last_error_is(FILTER_LOC, "Error", "", 0));
+	EXPECT_EQ(-EINVAL, tfs_echo(ONE_FILTER, "\n"));
+	EXPECT_EQ(5, tfs_count(tfs_cat("error_log"), "  Command: "));
+	/* A refused filter leaves the event unfiltered. */
+	tfs_echo("trace", "");
+	tfs_echo(ONE_ENABLE, "1");
+	tfs_fire_one(0, 2);
+	EXPECT_STREQ("v=0 v=1", traced("tfs_one"));
+	/* A page or more: refused, nothing changed, nothing logged. */
+	{
+		static char big[4096];
+
+		memset(big, ' ', sizeof(big));
+		memcpy(big, "v == 1", 6);
+		EXPECT_EQ(-EINVAL, tfs_write_path(ONE_FILTER, big, sizeof(big), O_TRUNC));
+		EXPECT_EQ(4095, tfs_write_path(ONE_FILTER, big, sizeof(big) - 1, O_TRUNC));
+		EXPECT_STREQ("v == 1\n", tfs_cat(ONE_FILTER));
+	}
+	EXPECT_EQ(5, tfs_count(tfs_cat("error_log"), "  Command: "));
+	tfs_echo(ONE_FILTER, "0");
+	EXPECT_EQ(0, tfs_echo("error_log", ""));
+	EXPECT_STREQ("", tfs_cat("error_log"));
+	all_off();
+	tfs_echo("trace", "");
+}
+
+#define SYS_FILTER	"events/tfs_test/filter"
+
+static const char sys_filter_help[] =
+	"### global filter ###\n"
+	"# Use this to set filters for multiple events.\n"
+	"# Only events with the given fields will be affected.\n"
+	"# If no events are modified, an error message will be displayed here\n";
+
+/* Each event that has the fields takes a system's filter. */
 static void test_system_filter(void)
 {
-	const char *f = "events/tfs_test/filter";
-	const char *help =
-		"### global filter ###\n"
-		"# Use this to set filters for multiple events.\n"
-		"# Only events with the given fields will be affected.\n"
-		"# If no events are modified, an error message will be displayed here\n";
+	all_off();
+	tfs_echo("trace", "");
+	tfs_echo("error_log", "");
+	EXPECT_STREQ(sys_filter_help, tfs_cat(SYS_FILTER));
+	EXPECT_EQ(6, tfs_echo(SYS_FILTER, "v != 1"));
+	EXPECT_STREQ(sys_filter_help, tfs_cat(SYS_FILTER));
+	EXPECT_STREQ("v != 1\n", tfs_cat(ONE_FILTER));
+	EXPECT_STREQ("v != 1\n", tfs_cat(TWO_FILTER));
+	tfs_echo(SYS_ENABLE, "1");
+	tfs_fire_one(0, 3);
+	tfs_fire_two(0, 3);
+	EXPECT_STREQ("v=0 v=2", traced("tfs_one"));
+	EXPECT_STREQ("v=0 v=2", traced("tfs_two"));
+	EXPECT_EQ(1, tfs_echo(SYS_FILTER, "0"));
+	EXPECT_STREQ("none\n", tfs_cat(ONE_FILTER));
+	EXPECT_STREQ("none\n", tfs_cat(TWO_FILTER));
+	EXPECT_STREQ("", tfs_cat("error_log"));
+	all_off();
+	tfs_echo("trace", "");
+}
 
-	EXPECT_STREQ(help, tfs_cat(f));
-	EXPECT_EQ(1, tfs_echo(f, "0"));
-	EXPECT_EQ(0, tfs_echo(f, ""));
-	EXPECT_EQ(1, tfs_echo(f, "\n"));
-	EXPECT_EQ(-EINVAL, tfs_echo(f, "common_pid == 1"));
-	EXPECT_TRUE(error_entry_ok(last_error(), "event filter parse error",
-				   "common_pid == 1"));
-	EXPECT_STREQ(help, tfs_cat(f));
+/*
+ * A filter no event can take: the write succeeds, each event shows why
+ * it has none, and error_log has the kernel's entry once per event.
+ */
+static void test_system_filter_errors(void)
+{
+	static const char why[] =
+		"Couldn't find or set field in one of a subsystem's events";
+	char text[256];
+
+	tfs_echo("error_log", "");
+	tfs_echo(ONE_FILTER, "v == 7");
+	EXPECT_EQ(10, tfs_echo(SYS_FILTER, "bogus == 1"));
+	snprintf(text, sizeof(text), "bogus == 1\n^\nparse_error: %s\n\n", why);
+	EXPECT_STREQ(text, tfs_cat(ONE_FILTER));
+	EXPECT_STREQ(text, tfs_cat(TWO_FILTER));
+	EXPECT_EQ(2, tfs_count(tfs_cat("error_log"), "  Command: bogus == 1\n"));
+	EXPECT_TRUE(last_error_is(FILTER_LOC, why, "bogus == 1", 0));
+	EXPECT_STREQ(sys_filter_help, tfs_cat(SYS_FILTER));
+	/* Empty: the same, for every event (the kernel's). */
+	tfs_echo("error_log", "");
+	EXPECT_EQ(0, tfs_echo(SYS_FILTER, ""));
+	EXPECT_EQ(2, tfs_count(tfs_cat("error_log"), "  Command: \n"));
+	EXPECT_EQ(1, tfs_echo(SYS_FILTER, "0"));
+	EXPECT_STREQ("none\n", tfs_cat(ONE_FILTER));
+	tfs_echo("error_log", "");
 }
 
 static void test_error_log_max(void)
@@ -295,6 +423,7 @@ static void test_error_log_max(void)
 	EXPECT_EQ(1, tfs_append("error_log", "x"));
 	EXPECT_EQ(8, tfs_count(tfs_cat("error_log"), "  Command: "));
 	tfs_echo("error_log", "");
+	tfs_echo("events/tfs_test/tfs_one/filter", "0");
 }
 
 static void test_trigger(void)
@@ -330,6 +459,13 @@ static void test_instance_events(void)
 	EXPECT_EQ(-EINVAL, tfs_echo("instances/ev/events/tfs_test/tfs_one/filter", "bad"));
 	EXPECT_EQ(1, tfs_count(tfs_cat("instances/ev/error_log"), "Command: bad\n"));
 	EXPECT_EQ(0, tfs_count(tfs_cat("error_log"), "Command: bad\n"));
+	/* Its filters are its own. */
+	EXPECT_EQ(5, tfs_echo("instances/ev/events/tfs_test/tfs_one/filter", "v > 1"));
+	EXPECT_EQ(5, tfs_echo("instances/ev/events/tfs_test/filter", "v < 9"));
+	EXPECT_STREQ("v < 9\n", tfs_cat("instances/ev/events/tfs_test/tfs_one/filter"));
+	EXPECT_STREQ("v < 9\n", tfs_cat("instances/ev/events/tfs_test/tfs_two/filter"));
+	EXPECT_STREQ("none\n", tfs_cat(ONE_FILTER));
+	EXPECT_STREQ("none\n", tfs_cat(TWO_FILTER));
 	EXPECT_EQ(0, tfs_rmdir((uint64_t)dir, "ev"));
 }
 
@@ -344,7 +480,9 @@ const struct tfs_test tfs_events_tests[] = {
 	TFS_TEST(test_set_event_syntax),
 	TFS_TEST(test_set_event_errors),
 	TFS_TEST(test_event_filter),
+	TFS_TEST(test_event_filter_errors),
 	TFS_TEST(test_system_filter),
+	TFS_TEST(test_system_filter_errors),
 	TFS_TEST(test_error_log_max),
 	TFS_TEST(test_trigger),
 	TFS_TEST(test_instance_events),
