@@ -48,7 +48,10 @@ static const char readme_text[] =
 "  events/<system>/<event>/enable - 0 or 1 (0* or 1* when held by a trigger)\n"
 "  events/<system>/<event>/format - the record layout and its print format\n"
 "  events/<system>/<event>/id\n"
-"  events/<system>/<event>/filter - \"0\" clears; expressions are not supported yet\n"
+"  events/<system>/filter - a filter for every event of the system that has its fields\n"
+"  events/<system>/<event>/filter - record only the events that pass, e.g.\n"
+"\t\t\t  echo 'bar > 10 && str ~ \"o*\"' > filter; \"0\" clears\n"
+"\t\t\t  (fields, common_pid, CPU, COMM; == != < <= > >= & ~ && || !)\n"
 "  events/<system>/<event>/trigger - no trigger commands yet\n"
 "  events/header_page, events/header_event - the ring buffer's page and event headers\n";
 
