@@ -101,6 +101,16 @@ struct trace_buffer {
 	void *map;
 	size_t map_size;
 	struct ring_buffer_per_cpu *cpus;
+
+	/*
+	 * A buffer and its snapshot buffer trade their pages
+	 * (trace_snapshot.c): cpu_base, cpus, map and memfd move between the
+	 * two under both mutexes, cpu_base and cpus read atomically by those
+	 * who do not hold them.  pair_base[] are the cpu_base of both, fixed
+	 * once paired: a writer that reserved before a swap commits into the
+	 * pages it reserved in, wherever they went.
+	 */
+	char *pair_base[2];
 };
 
 struct ring_buffer_iter {
@@ -256,9 +266,19 @@ static inline u32 rb_reserved_size(const u32 *ev)
  * Addresses
  */
 
+/*
+ * Acquire: a snapshot swap (trace_snapshot.c) may have just given the
+ * buffer pages set up by another thread; pairs with its release stores.
+ * A plain load on x86.
+ */
+static inline char *rb_cpu_base(const struct trace_buffer *buffer)
+{
+	return __atomic_load_n(&buffer->cpu_base, __ATOMIC_ACQUIRE);
+}
+
 static inline char *rb_region(const struct trace_buffer *buffer, unsigned int cpu)
 {
-	return buffer->cpu_base + ((size_t)cpu << RB_CPU_SHIFT);
+	return rb_cpu_base(buffer) + ((size_t)cpu << RB_CPU_SHIFT);
 }
 
 static inline char *rb_page(const char *region, u32 page)
@@ -326,23 +346,38 @@ static inline void rb_set_lost(char *region, u32 slot, u32 lost)
  * Where an event lives: its CPU's region, its page and its offset in the
  * page's data.  Fails for addresses that are not in the buffer's pages.
  */
-static inline int rb_locate(const struct trace_buffer *buffer, const void *event,
-			    char **region, u32 *page, u32 *off)
+static inline int rb_locate_at(char *base, unsigned int nr_cpus, const void *event,
+				char **region, u32 *page, u32 *off)
 {
-	uintptr_t a = (uintptr_t)event - (uintptr_t)buffer->cpu_base;
+	uintptr_t a = (uintptr_t)event - (uintptr_t)base;
 	uintptr_t in = a & (RB_CPU_STRIDE - 1);
 	uintptr_t p;
 
-	if (unlikely((a >> RB_CPU_SHIFT) >= buffer->nr_cpus || in < RB_META_SIZE || a & 3))
+	if (unlikely((a >> RB_CPU_SHIFT) >= nr_cpus || in < RB_META_SIZE || a & 3))
 		return -EINVAL;
 	p = (in - RB_META_SIZE) >> RB_PAGE_SHIFT;
 	in = (in - RB_META_SIZE) & (RB_PAGE_SIZE - 1);
 	if (unlikely(p >= RB_MAX_PAGES || in < RB_PAGE_HDR_SIZE))
 		return -EINVAL;
-	*region = rb_region(buffer, a >> RB_CPU_SHIFT);
+	*region = base + (a & ~(RB_CPU_STRIDE - 1));
 	*page = p;
 	*off = in - RB_PAGE_HDR_SIZE;
 	return 0;
+}
+
+/* In the buffer's pages, or in those a snapshot swap took away. */
+static inline int rb_locate(const struct trace_buffer *buffer, const void *event,
+			    char **region, u32 *page, u32 *off)
+{
+	if (likely(!rb_locate_at(rb_cpu_base(buffer), buffer->nr_cpus, event, region, page, off)))
+		return 0;
+	for (int i = 0; i < 2; i++) {
+		char *base = __atomic_load_n(&buffer->pair_base[i], __ATOMIC_RELAXED);
+
+		if (base && !rb_locate_at(base, buffer->nr_cpus, event, region, page, off))
+			return 0;
+	}
+	return -EINVAL;
 }
 
 static inline struct ring_buffer_per_cpu *rb_cpu_buffer(struct trace_buffer *buffer, int cpu)
@@ -351,7 +386,7 @@ static inline struct ring_buffer_per_cpu *rb_cpu_buffer(struct trace_buffer *buf
 		errno = EINVAL;
 		return NULL;
 	}
-	return &buffer->cpus[cpu];
+	return &__atomic_load_n(&buffer->cpus, __ATOMIC_ACQUIRE)[cpu];
 }
 
 /* ------------------------------------------------------------------
@@ -423,7 +458,15 @@ void rb_corrupt(struct trace_buffer *buffer, int cpu, const char *what);
 
 static inline int rb_region_cpu(const struct trace_buffer *buffer, const char *region)
 {
-	return (int)((size_t)(region - buffer->cpu_base) >> RB_CPU_SHIFT);
+	size_t cpu = (size_t)(region - rb_cpu_base(buffer)) >> RB_CPU_SHIFT;
+
+	for (int i = 0; cpu >= buffer->nr_cpus && i < 2; i++) {
+		char *base = __atomic_load_n(&buffer->pair_base[i], __ATOMIC_RELAXED);
+
+		if (base)
+			cpu = (size_t)(region - base) >> RB_CPU_SHIFT;
+	}
+	return (int)cpu;
 }
 
 #endif /* _USTRACE_KERNEL_TRACE_RB_INTERNAL_H */

@@ -481,7 +481,8 @@ static noinline int rb_commit_generic(struct trace_buffer *buffer,
  */
 int ring_buffer_unlock_commit(struct trace_buffer *buffer, struct ring_buffer_event *event)
 {
-	uintptr_t a = (uintptr_t)event - (uintptr_t)buffer->cpu_base;
+	char *base = rb_cpu_base(buffer);
+	uintptr_t a = (uintptr_t)event - (uintptr_t)base;
 	uintptr_t in = (a & (RB_CPU_STRIDE - 1)) - RB_META_SIZE;
 	char *region;
 	u32 type;
@@ -498,7 +499,7 @@ int ring_buffer_unlock_commit(struct trace_buffer *buffer, struct ring_buffer_ev
 	type = rb_hdr_type(*(const u32 *)event);
 	if (unlikely(type - 1 >= RINGBUF_TYPE_DATA_TYPE_LEN_MAX))
 		return rb_commit_generic(buffer, event);
-	region = buffer->cpu_base + (a & ~(RB_CPU_STRIDE - 1));
+	region = base + (a & ~(RB_CPU_STRIDE - 1));
 	slot = rb_get_page_slot(region, in >> RB_PAGE_SHIFT);
 	if (unlikely(slot >= RB_MAX_PAGES))
 		return rb_commit_generic(buffer, event);

@@ -378,13 +378,23 @@ static noinline void *event_reserve_generic(struct trace_event_buffer *fbuffer,
 					    struct trace_event_file *file, unsigned long len,
 					    int pid)
 {
-	struct ring_buffer_event *event = ring_buffer_lock_reserve(file->buffer, len);
+	struct trace_buffer *buffer = file->buffer;
+	struct ring_buffer_event *event = ring_buffer_lock_reserve(buffer, len);
 
+	/*
+	 * Recording off, or the buffer full: triggers that need the record
+	 * still get it, in a scratch buffer nobody reads (the kernel's
+	 * temp_buffer); the commit discards it.
+	 */
+	if (!event && (__atomic_load_n(&file->flags, __ATOMIC_RELAXED) &
+		       EVENT_FILE_FL_TRIGGER_COND) &&
+	    trace_triggers_temp_buffer && (buffer = trace_triggers_temp_buffer()))
+		event = ring_buffer_lock_reserve(buffer, len);
 	if (!event)
 		return NULL;
 	fbuffer->commit_word = NULL;
 	fbuffer->event = event;
-	fbuffer->buffer = file->buffer;
+	fbuffer->buffer = buffer;
 	fbuffer->trace_file = file;
 	return event_fill(fbuffer, file, event, pid);
 }
@@ -453,22 +463,35 @@ void __ustrace_event_buffer_commit(struct trace_event_buffer *fbuffer)
 {
 	struct trace_event_file *file = fbuffer->trace_file;
 	unsigned long flags = __atomic_load_n(&file->flags, __ATOMIC_RELAXED);
-	unsigned int len;
+	unsigned int len, tt = 0;
 
 	if (likely(!(flags & (EVENT_FILE_FL_FILTERED | EVENT_FILE_FL_TRIGGER_COND)))) {
 		ring_buffer_unlock_commit(fbuffer->buffer, fbuffer->event);
 		return;
 	}
 	len = ring_buffer_event_length(fbuffer->event);
-	/* A discarded record takes no space when nothing follows it. */
-	if ((flags & EVENT_FILE_FL_FILTERED) && trace_filter_match &&
-	    !trace_filter_match(file, fbuffer->entry, len)) {
-		ring_buffer_discard_commit(fbuffer->buffer, fbuffer->event);
-		return;
+	/*
+	 * The kernel's __event_trigger_test_discard(): the triggers see the
+	 * record whatever the filter says; then an event reserved only for
+	 * its triggers (soft disabled, or in the scratch buffer), or one the
+	 * filter rejects, is discarded.  A discarded record takes no space when nothing follows
+	 * it.
+	 */
+	if ((flags & EVENT_FILE_FL_TRIGGER_COND) && trace_triggers_post) {
+		tt = trace_triggers_post(file, fbuffer->entry, len);
+		flags = __atomic_load_n(&file->flags, __ATOMIC_RELAXED);
 	}
-	if ((flags & EVENT_FILE_FL_TRIGGER_COND) && trace_triggers_post)
-		trace_triggers_post(file, fbuffer->entry, len);
-	ring_buffer_unlock_commit(fbuffer->buffer, fbuffer->event);
+	if ((flags & EVENT_FILE_FL_SOFT_DISABLED) || fbuffer->buffer != file->buffer ||
+	    ((flags & EVENT_FILE_FL_FILTERED) && trace_filter_match &&
+	     !trace_filter_match(file, fbuffer->entry, len)))
+		ring_buffer_discard_commit(fbuffer->buffer, fbuffer->event);
+	else
+		ring_buffer_unlock_commit(fbuffer->buffer, fbuffer->event);
+	if (tt && trace_triggers_post_commit) {
+		trace_triggers_post_commit(file, tt);
+		/* No tail call: a stack trace starts after this frame. */
+		__asm__ __volatile__("" ::: "memory");
+	}
 }
 
 /* ------------------------------------------------------------------

@@ -179,19 +179,41 @@ void trace_array_fork_child(pid_t parent, pid_t child);
  *                          is reserved: runs the triggers that need no
  *                          record; returns whether to record at all
  *                          (a soft-disabled event is not recorded);
- * trace_triggers_post():   EVENT_FILE_FL_TRIGGER_COND, with the record
- *                          (before the commit: @rec is still writable).
+ * trace_triggers_post():   EVENT_FILE_FL_TRIGGER_COND, with the record,
+ *                          before the commit and before the filter (the
+ *                          kernel's order: the triggers see records the
+ *                          filter or soft disable then discard); returns
+ *                          the post triggers (traceoff, stacktrace) to run
+ *                          after the commit, 0 for none;
+ * trace_triggers_post_commit(): after the commit or the discard, with
+ *                          what trace_triggers_post() returned.
  */
 int trace_filter_match(struct trace_event_file *file, const void *rec, unsigned int len)
 	__attribute__((__weak__));
 bool trace_triggers_pre(struct trace_event_file *file) __attribute__((__weak__));
-void trace_triggers_post(struct trace_event_file *file, const void *rec, unsigned int len)
+unsigned int trace_triggers_post(struct trace_event_file *file, const void *rec,
+				 unsigned int len) __attribute__((__weak__));
+void trace_triggers_post_commit(struct trace_event_file *file, unsigned int tt)
 	__attribute__((__weak__));
+/*
+ * The buffer a record goes to when its own refuses it (recording off,
+ * full) but triggers need it, or NULL: never read, discarded at commit.
+ */
+struct trace_buffer *trace_triggers_temp_buffer(void) __attribute__((__weak__));
 /*
  * Frees what the filter code hung on @file: called by the engine right
  * before it frees a file, once no probe can be using it.
  */
 void trace_filter_file_free(struct trace_event_file *file) __attribute__((__weak__));
+/*
+ * trace_events_trigger.c: an instance is being destroyed (called by
+ * trace_array_destroy() once no probe can run for it, before its files
+ * are freed): its triggers and its snapshot buffer go.
+ * trace_snapshot.c: its buffer was resized (trace_array_resize_kb(),
+ * event mutex held): the snapshot buffer follows.
+ */
+void trace_triggers_instance_gone(struct trace_array *tr) __attribute__((__weak__));
+void trace_snapshot_resized(struct trace_array *tr) __attribute__((__weak__));
 
 /*
  * Told when an event is registered (@added 1) or about to be removed (0),
@@ -221,6 +243,9 @@ struct trace_seq;
 int trace_ftrace_print(struct trace_seq *s, const void *rec, unsigned int len);
 int trace_ftrace_print_raw(struct trace_seq *s, const void *rec, unsigned int len);
 int trace_ftrace_print_msg(struct trace_seq *s, const void *rec, unsigned int len);
+/* trace_stack.c: the text of an ftrace:kernel_stack record (stacktrace trigger). */
+#define TRACE_STACK_ID		4
+int trace_stack_print(struct trace_seq *s, const void *rec, unsigned int len);
 
 void trace_event_lock(void);
 void trace_event_unlock(void);

@@ -98,15 +98,53 @@ void trace_array_print_system_filter(struct trace_array *tr, const char *system,
 /*
  * A write to an event's trigger file: "CMD[:ARGS][:N] [if FILTER]",
  * "!CMD..." removes.  Return: 0, -EINVAL (bad command: nothing changed;
- * @err filled for hist errors), -EEXIST, -ENOENT, -ENOMEM.
+ * @err filled for hist errors), -EEXIST, -ENOENT, -ERANGE, -ENOMEM, or
+ * the filter's errno for a bad condition.  @err->loc is thread-local
+ * storage, valid until the thread's next call.  Call it without the
+ * event mutex held: a condition may need the dynamic linker's lock.
  */
 int trace_array_set_trigger(struct trace_array *tr, struct trace_event_call *call,
 			    const char *cmd, struct trace_err *err);
 /* The trigger file's text: the active triggers, or the help. */
 void trace_array_print_triggers(struct trace_array *tr, struct trace_event_call *call,
 				struct trace_seq *s);
-/* The hist file of an event. */
+/* The hist file of an event (cut to what @s holds). */
 void trace_array_print_hist(struct trace_array *tr, struct trace_event_call *call,
 			    struct trace_seq *s);
+/*
+ * The whole hist file: a histogram is often longer than a trace_seq.
+ * Return: the text (free() it; "" when the event has no hist trigger),
+ * its length in *@lenp, or NULL with errno ENOMEM.
+ */
+char *trace_array_hist_text(struct trace_array *tr, struct trace_event_call *call,
+			    size_t *lenp);
+/*
+ * The trigger file opened with O_TRUNC: as the kernel, the hist triggers
+ * and enable_hist/disable_hist go, the other triggers stay.
+ */
+void trace_array_trigger_truncate(struct trace_array *tr, struct trace_event_call *call);
+
+/* ------------------------------------------------------------------
+ * The snapshot file (trace_snapshot.c)
+ */
+
+/*
+ * echo VAL > snapshot: 0 frees the snapshot buffer, 1 allocates it (as
+ * large as the main buffer) and takes a snapshot, other values clear it
+ * (if allocated).  The caller parses VAL as the kernel (decimal, -EINVAL
+ * otherwise).  Return: 0, -ENOMEM, -EBUSY.
+ */
+int trace_array_snapshot_write(struct trace_array *tr, unsigned long val);
+bool trace_array_snapshot_allocated(struct trace_array *tr);
+/*
+ * Reading it: the header (the kernel's help when the snapshot buffer is
+ * empty, else the trace file's header with its counts), then the lines
+ * of an iterator over the snapshot buffer (trace_iterator_print_line(),
+ * trace_iterator_close()).
+ */
+int trace_array_snapshot_print_header(struct trace_array *tr, struct trace_seq *s);
+struct trace_iterator *trace_array_snapshot_iterator_open(struct trace_array *tr);
+/* Snapshots a probe could not take: the buffers were busy (a resize). */
+unsigned long trace_array_snapshot_refused(struct trace_array *tr);
 
 #endif /* _USTRACE_KERNEL_TRACE_TRACE_FILTER_H */

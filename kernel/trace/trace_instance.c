@@ -115,6 +115,11 @@ static struct trace_event_file *get_file(struct trace_array *tr,
 	return tr->files[i];
 }
 
+static unsigned long file_flags(const struct trace_event_file *file)
+{
+	return __atomic_load_n(&file->flags, __ATOMIC_RELAXED);
+}
+
 static void file_set_flag(struct trace_event_file *file, unsigned long bit, bool on)
 {
 	if (on)
@@ -145,7 +150,8 @@ static void file_detach(struct trace_event_file *file)
  */
 static int file_enable(struct trace_event_file *file, int enable, int soft)
 {
-	unsigned long flags = file->flags;
+	/* Atomic: a probe may set SOFT_DISABLED (trace_array_soft_disable()). */
+	unsigned long flags = file_flags(file);
 	bool detach;
 	int err;
 
@@ -165,7 +171,7 @@ static int file_enable(struct trace_event_file *file, int enable, int soft)
 			file_set_flag(file, EVENT_FILE_FL_ENABLED, false);
 		}
 		file_set_flag(file, EVENT_FILE_FL_SOFT_DISABLED,
-			      file->flags & EVENT_FILE_FL_SOFT_MODE);
+			      file_flags(file) & EVENT_FILE_FL_SOFT_MODE);
 		return 0;
 	}
 	if (!soft) {
@@ -334,7 +340,7 @@ static bool tr_detach_all(struct trace_array *tr)
 	for (i = 0; i < tr->nr_files; i++) {
 		struct trace_event_file *file = tr->files[i];
 
-		if (file && (file->flags & EVENT_FILE_FL_ENABLED)) {
+		if (file && (file_flags(file) & EVENT_FILE_FL_ENABLED)) {
 			file_detach(file);
 			file_set_flag(file, EVENT_FILE_FL_ENABLED, false);
 			any = true;
@@ -373,6 +379,8 @@ int trace_array_destroy(struct trace_array *tr)
 	trace_event_unlock();
 	/* No probe may still hold one of its files or its buffer. */
 	tracepoint_synchronize_unregister();
+	if (trace_triggers_instance_gone)
+		trace_triggers_instance_gone(tr);
 	for (i = 0; i < tr->nr_files; i++) {
 		if (tr->files[i] && trace_filter_file_free)
 			trace_filter_file_free(tr->files[i]);
@@ -471,7 +479,7 @@ static void forget_file(struct trace_array *tr, struct trace_event_call *call,
 
 	if (!file)
 		return;
-	if (file->flags & EVENT_FILE_FL_ENABLED)
+	if (file_flags(file) & EVENT_FILE_FL_ENABLED)
 		file_detach(file);
 	tr->files[call_index(call)] = NULL;
 	(*gone)[(*nr_gone)++] = file;
@@ -570,7 +578,7 @@ int trace_set_clr_event(const char *system, const char *event, int set)
 
 static int file_state(const struct trace_event_file *file)
 {
-	unsigned long flags = file ? file->flags : 0;
+	unsigned long flags = file ? file_flags(file) : 0;
 	int state = (flags & EVENT_FILE_FL_ENABLED) &&
 		    !(flags & EVENT_FILE_FL_SOFT_DISABLED);
 
@@ -652,8 +660,8 @@ static void print_if_enabled(struct trace_event_call *call, void *priv)
 	struct trace_array *tr = ((void **)priv)[0];
 	const struct trace_event_file *file = find_file(tr, call);
 
-	if (file && (file->flags & EVENT_FILE_FL_ENABLED) &&
-	    !(file->flags & EVENT_FILE_FL_SOFT_DISABLED))
+	if (file && (file_flags(file) & EVENT_FILE_FL_ENABLED) &&
+	    !(file_flags(file) & EVENT_FILE_FL_SOFT_DISABLED))
 		trace_seq_printf(s, "%s:%s\n", call->event_class->system, call->name);
 }
 
@@ -750,6 +758,8 @@ int trace_array_resize_kb(struct trace_array *tr, unsigned long kb, int cpu)
 		for (c = 0; c < tr->nr_cpus; c++)
 			if (cpu == RING_BUFFER_ALL_CPUS || cpu == c)
 				tr->size_kb[c] = kb;
+	if (!err && trace_snapshot_resized)
+		trace_snapshot_resized(tr);
 	trace_event_unlock();
 	return err;
 }

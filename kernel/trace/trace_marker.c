@@ -128,6 +128,8 @@ int trace_ftrace_print(struct trace_seq *s, const void *rec, unsigned int len)
 		trace_seq_putmem(s, text, (unsigned int)strnlen(text, n));
 		return 0;
 	}
+	if (ent->type == TRACE_STACK_ID)
+		return trace_stack_print(s, rec, len);
 	if (ent->type == TRACE_RAW_DATA_ID && len >= sizeof(struct raw_data_entry)) {
 		unsigned int id;
 
