@@ -1620,18 +1620,26 @@ static void call_seek(struct trace_event_call *call, void *priv)
 	ctx->found |= call == ctx->call;
 }
 
-/*
- * Is @call registered (the event mutex held)?  The tracefs tree passes
- * calls it found before it let go of the mutex, which a dlclose() may
- * have unmapped since: compare the address with the registry's before
- * reading anything through it.
+/**
+ * trace_event_call_registered - is @call a registered event?
+ *
+ * The tracefs tree passes calls it found before it let go of the event
+ * mutex, which a dlclose() may have unmapped since: the address is
+ * compared with the registry's before anything is read through it.
+ * Context: the event mutex held.
  */
-static bool call_registered(struct trace_event_call *call)
+bool trace_event_call_registered(struct trace_event_call *call)
 {
 	struct seek_ctx ctx = { .call = call };
 
 	trace_for_each_event_call(call_seek, &ctx);
-	return ctx.found && call->priv && call->id >= TRACE_EVENT_FIRST_ID;
+	return ctx.found && call->priv;
+}
+
+/* A registered event with a filter file (not one of the ftrace events). */
+static bool call_registered(struct trace_event_call *call)
+{
+	return trace_event_call_registered(call) && call->id >= TRACE_EVENT_FIRST_ID;
 }
 
 /* @call's fields, or NULL with *@err -ENOENT (not registered) or -ENOMEM. */

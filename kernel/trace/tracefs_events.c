@@ -5,7 +5,7 @@
  *
  *	events/enable, header_page, header_event
  *	events/SYS/enable, filter
- *	events/SYS/EVENT/enable, filter, trigger, format, id
+ *	events/SYS/EVENT/enable, filter, trigger, hist, format, id
  *
  * The directories are rebuilt from the registry whenever a server looks
  * into them (tfs_events_sync()): a dlopen()ed object's events appear, a
@@ -21,9 +21,9 @@
  * the filter and trigger files, which must not hold that lock, see
  * call_find().
  *
- * The filter files speak the kernel's filter language
- * (trace_events_filter.c, through trace_filter.h); the trigger files
- * refuse every command with EINVAL and an error_log entry.
+ * The filter, trigger and hist files speak the kernel's languages
+ * (trace_events_filter.c, trace_events_trigger.c, trace_events_hist.c,
+ * through trace_filter.h).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -43,8 +43,6 @@
 /* Filter and trigger writes of a page or more are refused, as the kernel's. */
 #define TFS_PAGE_SIZE		4096
 
-#define TRIGGER_ERR_LOC		"event trigger"
-#define TRIGGER_ERR_MSG		"Triggers are not supported yet"
 
 /* An instance and the text being made for it. */
 struct list_ctx {
@@ -102,8 +100,8 @@ static int with_call(const char *system, const char *event,
  */
 
 static const struct tfs_fops events_enable_fops, sys_filter_fops, event_enable_fops,
-	event_filter_fops, event_trigger_fops, event_format_fops, event_id_fops,
-	header_page_fops, header_event_fops;
+	event_filter_fops, event_trigger_fops, event_hist_fops, event_format_fops,
+	event_id_fops, header_page_fops, header_event_fops;
 
 static const struct tfs_entry events_files[] = {
 	{ "enable",		&events_enable_fops },
@@ -122,6 +120,7 @@ static const struct tfs_entry event_files[] = {
 	{ "enable",	&event_enable_fops },
 	{ "filter",	&event_filter_fops },
 	{ "trigger",	&event_trigger_fops },
+	{ "hist",	&event_hist_fops },
 	{ "format",	&event_format_fops },
 	{ "id",		&event_id_fops },
 	{ NULL, NULL }
@@ -520,32 +519,96 @@ static const struct tfs_fops sys_filter_fops = {
 };
 
 /*
- * An empty write is accepted, as the kernel's; a command names a trigger
- * we do not have: -EINVAL, with an error_log entry (which the kernel does
- * not write for an unknown command) so that it is not refused silently.
+ * The trigger file: "CMD[:ARGS][:N] [if FILTER]" sets a trigger, "!CMD"
+ * removes one.  A bad command is refused with nothing changed; the kernel
+ * logs only hist's errors (the message says which part), and so do we.
+ * An empty write changes nothing and succeeds, as the kernel's.
  */
 static ssize_t event_trigger_write(struct tfs_file *f, const char *buf, size_t size)
 {
-	char *alloc, *cmd;
-	int err;
+	struct trace_event_call *call;
+	struct trace_err err;
+	char *cmd;
+	int ret;
 
 	if (!size)
 		return 0;
-	err = cmd_get(buf, size, &alloc);
-	if (err)
-		return err;
-	cmd = tfs_strstrip(alloc);
-	if (*cmd)
-		tfs_log_err(f->inst, TRIGGER_ERR_LOC, TRIGGER_ERR_MSG, cmd, 0);
-	free(alloc);
-	return -EINVAL;
+	ret = cmd_get(buf, size, &cmd);
+	if (ret)
+		return ret;
+	call = call_find(f->node->system, f->node->event);
+	ret = call ? trace_array_set_trigger(f->inst->tr, call, cmd, &err) : -ENODEV;
+	/* Its caret counts from the command without the white space around. */
+	if (ret && call)
+		log_cmd_err(f->inst, &err, tfs_strstrip(cmd), 1);
+	free(cmd);
+	return ret ? ret : (ssize_t)size;
 }
 
-/* The kernel's help, listing the trigger commands there are: none yet. */
+static int triggers_get(struct trace_event_call *call, void *arg)
+{
+	struct list_ctx *ctx = arg;
+	struct trace_seq *s = seq_new();
+
+	if (!s)
+		return -ENOMEM;
+	trace_array_print_triggers(ctx->tr, call, s);
+	seq_to_buf(ctx->b, s);
+	free(s);
+	return 0;
+}
+
+/* The triggers set, one a line, or the help listing the commands. */
+static int event_trigger_show(struct tfs_file *f, struct tfs_buf *b)
+{
+	struct list_ctx ctx = { .tr = f->inst->tr, .b = b };
+
+	return with_call(f->node->system, f->node->event, triggers_get, &ctx);
+}
+
+static int triggers_truncate(struct trace_event_call *call, void *arg)
+{
+	trace_array_trigger_truncate(arg, call);
+	return 0;
+}
+
+/* O_TRUNC: the hist triggers go (and enable_hist, disable_hist), the others stay. */
+static void event_trigger_trunc(struct tfs_node *node)
+{
+	with_call(node->system, node->event, triggers_truncate, node->inst->tr);
+}
+
 static const struct tfs_fops event_trigger_fops = {
 	.mode	= 0640,
-	.text	= "# Available triggers:\n#\n",
+	.show	= event_trigger_show,
 	.write	= event_trigger_write,
+	.trunc	= event_trigger_trunc,
+};
+
+static int hist_get(struct trace_event_call *call, void *arg)
+{
+	struct list_ctx *ctx = arg;
+	size_t len;
+	char *text = trace_array_hist_text(ctx->tr, call, &len);
+
+	if (!text)
+		return -ENOMEM;
+	tfs_buf_put(ctx->b, text, len);
+	free(text);
+	return 0;
+}
+
+/* The histograms of the event's hist triggers; empty without one. */
+static int event_hist_show(struct tfs_file *f, struct tfs_buf *b)
+{
+	struct list_ctx ctx = { .tr = f->inst->tr, .b = b };
+
+	return with_call(f->node->system, f->node->event, hist_get, &ctx);
+}
+
+static const struct tfs_fops event_hist_fops = {
+	.mode	= 0440,
+	.show	= event_hist_show,
 };
 
 /* ------------------------------------------------------------------

@@ -23,7 +23,7 @@ static const char *const top_names[] = {
 	"buffer_size_kb", "buffer_total_size_kb", "current_tracer", "error_log",
 	"events", "instances", "options", "per_cpu", "printk_formats",
 	"saved_cmdlines", "saved_cmdlines_size", "saved_tgids", "set_event",
-	"set_event_notrace_pid", "set_event_pid", "trace", "trace_clock",
+	"set_event_notrace_pid", "set_event_pid", "snapshot", "trace", "trace_clock",
 	"trace_marker", "trace_marker_raw", "trace_options", "trace_pipe",
 	"tracing_cpumask", "tracing_on", NULL
 };
@@ -61,6 +61,9 @@ static const struct {
 	{ "trace_pipe",				S_IFREG | 0440 },
 	{ "per_cpu/cpu0/trace_pipe_raw",	S_IFREG | 0440 },
 	{ "events/tfs_test/tfs_one/format",	S_IFREG | 0440 },
+	{ "events/tfs_test/tfs_one/hist",	S_IFREG | 0440 },
+	{ "events/tfs_test/tfs_one/trigger",	S_IFREG | 0640 },
+	{ "snapshot",				S_IFREG | 0640 },
 	{ "trace",				S_IFREG | 0640 },
 	{ "events/tfs_test/tfs_one/enable",	S_IFREG | 0640 },
 	{ "options/overwrite",			S_IFREG | 0640 },
@@ -140,7 +143,7 @@ static void test_readdir_offsets(void)
 	ASSERT_EQ(all.n, part.n);
 	for (int i = 0; i < all.n; i++)
 		EXPECT_STREQ(all.names[i], part.names[i]);
-	EXPECT_EQ(27, all.n);
+	EXPECT_EQ(28, all.n);
 }
 
 static void test_per_cpu_dirs(void)
