@@ -448,25 +448,40 @@ static ssize_t event_filter_write(struct tfs_file *f, const char *buf, size_t si
 	return ret ? ret : (ssize_t)size;
 }
 
-static int filter_get(struct trace_event_call *call, void *arg)
+/* An event's text that the engine prints into a trace_seq. */
+struct seq_ctx {
+	struct trace_array	*tr;
+	struct tfs_buf		*b;
+	void			(*print)(struct trace_array *tr, struct trace_event_call *call,
+					 struct trace_seq *s);
+};
+
+static int seq_get(struct trace_event_call *call, void *arg)
 {
-	struct list_ctx *ctx = arg;
+	struct seq_ctx *ctx = arg;
 	struct trace_seq *s = seq_new();
 
 	if (!s)
 		return -ENOMEM;
-	trace_array_print_filter(ctx->tr, call, s);
+	ctx->print(ctx->tr, call, s);
 	seq_to_buf(ctx->b, s);
 	free(s);
 	return 0;
 }
 
+static int event_seq_show(struct tfs_file *f, struct tfs_buf *b,
+			  void (*print)(struct trace_array *tr, struct trace_event_call *call,
+					struct trace_seq *s))
+{
+	struct seq_ctx ctx = { .tr = f->inst->tr, .b = b, .print = print };
+
+	return with_call(f->node->system, f->node->event, seq_get, &ctx);
+}
+
 /* The filter as set, its error, or "none". */
 static int event_filter_show(struct tfs_file *f, struct tfs_buf *b)
 {
-	struct list_ctx ctx = { .tr = f->inst->tr, .b = b };
-
-	return with_call(f->node->system, f->node->event, filter_get, &ctx);
+	return event_seq_show(f, b, trace_array_print_filter);
 }
 
 static const struct tfs_fops event_filter_fops = {
@@ -545,25 +560,10 @@ static ssize_t event_trigger_write(struct tfs_file *f, const char *buf, size_t s
 	return ret ? ret : (ssize_t)size;
 }
 
-static int triggers_get(struct trace_event_call *call, void *arg)
-{
-	struct list_ctx *ctx = arg;
-	struct trace_seq *s = seq_new();
-
-	if (!s)
-		return -ENOMEM;
-	trace_array_print_triggers(ctx->tr, call, s);
-	seq_to_buf(ctx->b, s);
-	free(s);
-	return 0;
-}
-
 /* The triggers set, one a line, or the help listing the commands. */
 static int event_trigger_show(struct tfs_file *f, struct tfs_buf *b)
 {
-	struct list_ctx ctx = { .tr = f->inst->tr, .b = b };
-
-	return with_call(f->node->system, f->node->event, triggers_get, &ctx);
+	return event_seq_show(f, b, trace_array_print_triggers);
 }
 
 static int triggers_truncate(struct trace_event_call *call, void *arg)
