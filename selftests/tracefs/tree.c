@@ -245,7 +245,8 @@ static struct trace_event_call *two_call(void)
 
 /*
  * An event unregistered (its object unloaded) leaves events/ and its
- * inode numbers die; an open file of it answers ENODEV; registered again
+ * inode numbers die; an open file of it (enable, filter, trigger)
+ * answers ENODEV; registered again
  * it comes back with new numbers.  The others keep theirs.
  */
 static void test_events_follow_registry(void)
@@ -254,12 +255,17 @@ static void test_events_follow_registry(void)
 	int64_t dir = tfs_path("events/tfs_test/tfs_two");
 	int64_t enable = tfs_path("events/tfs_test/tfs_two/enable");
 	int64_t one = tfs_path("events/tfs_test/tfs_one/enable");
-	struct tfs_file *file;
+	int64_t filter = tfs_path("events/tfs_test/tfs_two/filter");
+	int64_t trigger = tfs_path("events/tfs_test/tfs_two/trigger");
+	struct tfs_file *file, *ffile, *tfile;
 	struct tfs_stat st;
+	char buf[64];
 
 	ASSERT_TRUE(call != NULL);
 	ASSERT_GT(enable, 0);
 	ASSERT_EQ(0, tfs_open((uint64_t)enable, O_RDWR, &file));
+	ASSERT_EQ(0, tfs_open((uint64_t)filter, O_RDWR, &ffile));
+	ASSERT_EQ(0, tfs_open((uint64_t)trigger, O_WRONLY, &tfile));
 	ASSERT_EQ(0, trace_remove_event_call(call));
 	EXPECT_EQ(-ENOENT, tfs_path("events/tfs_test/tfs_two"));
 	EXPECT_EQ(-ENOENT, tfs_getattr((uint64_t)dir, &st));
@@ -268,7 +274,13 @@ static void test_events_follow_registry(void)
 	EXPECT_EQ(0, tfs_count(tfs_cat("available_events"), "tfs_test:tfs_two\n"));
 	/* The kernel's errno for a file whose event is gone. */
 	EXPECT_EQ(-ENODEV, tfs_write(file, "1", 1, 0));
+	EXPECT_EQ(-ENODEV, tfs_write(ffile, "v > 1", 5, 0));
+	EXPECT_EQ(-ENODEV, tfs_write(tfile, "traceoff", 8, 0));
+	/* What was read at open stays readable. */
+	EXPECT_EQ(5, tfs_read(ffile, buf, sizeof(buf), 0));
 	tfs_release(file);
+	tfs_release(ffile);
+	tfs_release(tfile);
 	ASSERT_EQ(0, trace_add_event_call(call));
 	EXPECT_GT(tfs_path("events/tfs_test/tfs_two"), enable);
 	EXPECT_EQ(-ENOENT, tfs_getattr((uint64_t)enable, &st));
