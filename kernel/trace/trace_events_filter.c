@@ -1608,11 +1608,38 @@ static void fill_trace_err(struct trace_err *err, const struct filter_error *fe)
 	err->pos = fe->code > 0 ? (unsigned int)fe->pos : 0;
 }
 
-/* Is @call registered (the event mutex held)? */
+struct seek_ctx {
+	const struct trace_event_call	*call;
+	bool				found;
+};
+
+static void call_seek(struct trace_event_call *call, void *priv)
+{
+	struct seek_ctx *ctx = priv;
+
+	ctx->found |= call == ctx->call;
+}
+
+/**
+ * trace_event_call_registered - is @call a registered event?
+ *
+ * The tracefs tree passes calls it found before it let go of the event
+ * mutex, which a dlclose() may have unmapped since: the address is
+ * compared with the registry's before anything is read through it.
+ * Context: the event mutex held.
+ */
+bool trace_event_call_registered(struct trace_event_call *call)
+{
+	struct seek_ctx ctx = { .call = call };
+
+	trace_for_each_event_call(call_seek, &ctx);
+	return ctx.found && call->priv;
+}
+
+/* A registered event with a filter file (not one of the ftrace events). */
 static bool call_registered(struct trace_event_call *call)
 {
-	return call->priv && call->id >= TRACE_EVENT_FIRST_ID &&
-	       trace_find_event_call_by_id(call->id) == call;
+	return trace_event_call_registered(call) && call->id >= TRACE_EVENT_FIRST_ID;
 }
 
 /* @call's fields, or NULL with *@err -ENOENT (not registered) or -ENOMEM. */

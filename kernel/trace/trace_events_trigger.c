@@ -974,7 +974,7 @@ int trace_array_set_trigger(struct trace_array *tr, struct trace_event_call *cal
 	prepare_command(&p, call, cmd);
 	trace_event_lock();
 	p.tr = tr ? tr : trace_array_top_locked();
-	if (!p.tr || !call->priv)
+	if (!p.tr || !trace_event_call_registered(call))
 		ret = p.tr ? -ENOENT : -ENOMEM;
 	else if (call->flags & TRACE_EVENT_FL_IGNORE_ENABLE)
 		ret = -EINVAL;

@@ -56,6 +56,12 @@ struct event_filter *event_filter_compile(struct trace_event_call *call, const c
  */
 struct event_filter *event_filter_compile_log(struct trace_event_call *call, const char *expr,
 					      struct trace_seq *err, struct trace_err *terr);
+/*
+ * Is @call registered?  @call may be stale (found before the event mutex
+ * was let go): it is compared with the registry's before it is read.
+ * Under the event mutex.
+ */
+bool trace_event_call_registered(struct trace_event_call *call);
 /* Does the record (@len bytes, the common header first) pass? */
 bool event_filter_match(const struct event_filter *filter, const void *rec,
 			unsigned int len);

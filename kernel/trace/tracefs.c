@@ -233,6 +233,7 @@ static const struct tfs_entry inst_files[] = {
 	{ "set_event",			&tfs_fops_set_event },
 	{ "set_event_notrace_pid",	&tfs_fops_set_event_notrace_pid },
 	{ "set_event_pid",		&tfs_fops_set_event_pid },
+	{ "snapshot",			&tfs_fops_snapshot },
 	{ "trace",			&tfs_fops_trace },
 	{ "trace_clock",		&tfs_fops_trace_clock },
 	{ "trace_marker",		&tfs_fops_trace_marker },

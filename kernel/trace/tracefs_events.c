@@ -5,24 +5,27 @@
  *
  *	events/enable, header_page, header_event
  *	events/SYS/enable, filter
- *	events/SYS/EVENT/enable, filter, trigger, format, id
+ *	events/SYS/EVENT/enable, filter, trigger, hist, format, id
  *
  * The directories are rebuilt from the registry whenever a server looks
  * into them (tfs_events_sync()): a dlopen()ed object's events appear, a
  * dlclose()d one's disappear (their inode numbers die with them), and
- * nodes of events still there keep theirs.  The library's own ftrace events (TRACE_EVENT_FL_IGNORE_ENABLE:
- * ftrace/print, ftrace/raw_data) cannot be enabled, so they have only
- * format and id, and their system has no enable or filter, as in the
- * kernel.
+ * nodes of events still there keep theirs.  The library's own ftrace
+ * events (TRACE_EVENT_FL_IGNORE_ENABLE: ftrace/print, ftrace/raw_data)
+ * cannot be enabled, so they have only format and id, and their system has
+ * no enable or filter, as in the kernel.
  *
  * Files never keep a struct trace_event_call: its memory goes with the
  * object that defined it.  Every access finds the event by name inside
- * trace_for_each_event_call(), whose lock keeps it registered meanwhile.
+ * trace_for_each_event_call(), whose lock keeps it registered meanwhile;
+ * the filter and trigger files, which must not hold that lock, see
+ * call_find().
  *
- * Filters and triggers are files with the kernel's texts and their
- * clearing commands; their languages are not implemented yet, so every
- * other expression is refused with EINVAL and an error_log entry.
+ * The filter, trigger and hist files speak the kernel's languages
+ * (trace_events_filter.c, trace_events_trigger.c, trace_events_hist.c,
+ * through trace_filter.h).
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +35,7 @@
 
 #include "trace_array.h"
 #include "trace_events_internal.h"
+#include "trace_filter.h"
 #include "tracefs_internal.h"
 
 /* The kernel's longest word in a set_event write (EVENT_BUF_SIZE). */
@@ -39,16 +43,6 @@
 /* Filter and trigger writes of a page or more are refused, as the kernel's. */
 #define TFS_PAGE_SIZE		4096
 
-#define FILTER_ERR_LOC		"event filter parse error"
-#define FILTER_ERR_MSG		"Filter expressions are not supported yet (\"0\" clears)"
-#define TRIGGER_ERR_LOC		"event trigger"
-#define TRIGGER_ERR_MSG		"Triggers are not supported yet"
-
-static const char sys_filter_help[] =
-	"### global filter ###\n"
-	"# Use this to set filters for multiple events.\n"
-	"# Only events with the given fields will be affected.\n"
-	"# If no events are modified, an error message will be displayed here\n";
 
 /* An instance and the text being made for it. */
 struct list_ctx {
@@ -106,8 +100,8 @@ static int with_call(const char *system, const char *event,
  */
 
 static const struct tfs_fops events_enable_fops, sys_filter_fops, event_enable_fops,
-	event_filter_fops, event_trigger_fops, event_format_fops, event_id_fops,
-	header_page_fops, header_event_fops;
+	event_filter_fops, event_trigger_fops, event_hist_fops, event_format_fops,
+	event_id_fops, header_page_fops, header_event_fops;
 
 static const struct tfs_entry events_files[] = {
 	{ "enable",		&events_enable_fops },
@@ -126,6 +120,7 @@ static const struct tfs_entry event_files[] = {
 	{ "enable",	&event_enable_fops },
 	{ "filter",	&event_filter_fops },
 	{ "trigger",	&event_trigger_fops },
+	{ "hist",	&event_hist_fops },
 	{ "format",	&event_format_fops },
 	{ "id",		&event_id_fops },
 	{ NULL, NULL }
@@ -359,88 +354,261 @@ static const struct tfs_fops events_enable_fops = {
  * filter, trigger
  */
 
-/*
- * The command of a filter or trigger write, white space stripped, in
- * *@cmdp (free() *@allocp).  Return: 0, -EINVAL (a page or more), -ENOMEM.
- */
-static int expr_get(const char *buf, size_t size, char **allocp, char **cmdp)
+static void call_take(struct trace_event_call *call, void *priv)
 {
+	struct call_ctx *ctx = priv;
+
+	if (!strcmp(call_system(call), ctx->system) && !strcmp(call->name, ctx->event))
+		ctx->arg = call;
+}
+
+/*
+ * The event @system:@event, or NULL when it is gone.  Unlike with_call(),
+ * the call is used after the registry's lock is dropped: the filter and
+ * trigger functions parse without the event mutex (a condition naming a
+ * function takes the dynamic linker's lock, which a constructor waiting
+ * for the event mutex holds), and they look the call up in the registry
+ * again, by address, before they touch it.
+ */
+static struct trace_event_call *call_find(const char *system, const char *event)
+{
+	struct call_ctx ctx = { .system = system, .event = event };
+
+	trace_for_each_event_call(call_take, &ctx);
+	return ctx.arg;
+}
+
+/* What a write to a filter or trigger file is: the bytes up to a NUL. */
+static int cmd_get(const char *buf, size_t size, char **cmdp)
+{
+	/* A page or more is refused, as the kernel's. */
 	if (size >= TFS_PAGE_SIZE)
 		return -EINVAL;
-	*allocp = tfs_strndup(buf, size);
-	if (!*allocp)
+	*cmdp = tfs_strndup(buf, size);
+	return *cmdp ? 0 : -ENOMEM;
+}
+
+/*
+ * Log @err for the write @cmd, @times times, as the kernel does: its
+ * Command is what was written without the white space at its end.
+ */
+static void log_cmd_err(struct tfs_inst *inst, const struct trace_err *err, const char *cmd,
+			unsigned int times)
+{
+	size_t len = strlen(cmd);
+	char *text;
+
+	if (!err->loc || !times)
+		return;
+	while (len && isspace((unsigned char)cmd[len - 1]))
+		len--;
+	text = strndup(cmd, len);
+	if (!text)
+		return;
+	while (times--)
+		tfs_log_err(inst, err->loc, err->msg, text, err->pos);
+	free(text);
+}
+
+/* Copy @s to @b; the text of a trace_seq that overflowed is cut, not lost. */
+static void seq_to_buf(struct tfs_buf *b, const struct trace_seq *s)
+{
+	tfs_buf_put(b, s->buffer, s->len);
+}
+
+/* A trace_seq to print into: 4 KiB is too much for a server's stack. */
+static struct trace_seq *seq_new(void)
+{
+	struct trace_seq *s = malloc(sizeof(*s));
+
+	if (s)
+		trace_seq_init(s);
+	return s;
+}
+
+/*
+ * The filter files: "EXPR", "0" clears.  A bad expression is -EINVAL (or
+ * the kernel's odd errnos for some, see trace_filter.h), an error_log
+ * entry, and the event left unfiltered with its filter file showing why.
+ */
+static ssize_t event_filter_write(struct tfs_file *f, const char *buf, size_t size)
+{
+	struct trace_event_call *call;
+	struct trace_err err;
+	char *cmd;
+	int ret = cmd_get(buf, size, &cmd);
+
+	if (ret)
+		return ret;
+	call = call_find(f->node->system, f->node->event);
+	ret = call ? trace_array_set_filter(f->inst->tr, call, cmd, &err) : -ENODEV;
+	if (ret && call)
+		log_cmd_err(f->inst, &err, cmd, 1);
+	free(cmd);
+	return ret ? ret : (ssize_t)size;
+}
+
+/* An event's text that the engine prints into a trace_seq. */
+struct seq_ctx {
+	struct trace_array	*tr;
+	struct tfs_buf		*b;
+	void			(*print)(struct trace_array *tr, struct trace_event_call *call,
+					 struct trace_seq *s);
+};
+
+static int seq_get(struct trace_event_call *call, void *arg)
+{
+	struct seq_ctx *ctx = arg;
+	struct trace_seq *s = seq_new();
+
+	if (!s)
 		return -ENOMEM;
-	*cmdp = tfs_strstrip(*allocp);
+	ctx->print(ctx->tr, call, s);
+	seq_to_buf(ctx->b, s);
+	free(s);
 	return 0;
 }
 
-/* Only "0" (clear) is understood; filters are never set, so it is a no-op. */
-static ssize_t filter_write(struct tfs_file *f, const char *buf, size_t size, bool system)
+static int event_seq_show(struct tfs_file *f, struct tfs_buf *b,
+			  void (*print)(struct trace_array *tr, struct trace_event_call *call,
+					struct trace_seq *s))
 {
-	char *alloc, *cmd;
-	int err = expr_get(buf, size, &alloc, &cmd);
+	struct seq_ctx ctx = { .tr = f->inst->tr, .b = b, .print = print };
 
-	if (err)
-		return err;
-	/* The kernel takes an empty system filter, but not an empty event one. */
-	if (!strcmp(cmd, "0") || (system && !*cmd)) {
-		free(alloc);
-		return (ssize_t)size;
-	}
-	tfs_log_err(f->inst, FILTER_ERR_LOC, FILTER_ERR_MSG, cmd, 0);
-	free(alloc);
-	return -EINVAL;
+	return with_call(f->node->system, f->node->event, seq_get, &ctx);
 }
 
-static ssize_t event_filter_write(struct tfs_file *f, const char *buf, size_t size)
+/* The filter as set, its error, or "none". */
+static int event_filter_show(struct tfs_file *f, struct tfs_buf *b)
 {
-	return filter_write(f, buf, size, false);
+	return event_seq_show(f, b, trace_array_print_filter);
 }
 
-/* Filters are never set: "none". */
 static const struct tfs_fops event_filter_fops = {
 	.mode	= 0640,
-	.text	= "none\n",
+	.show	= event_filter_show,
 	.write	= event_filter_write,
 };
 
+/*
+ * A system's filter goes to each of its events that has the fields; the
+ * others keep no filter and show why, and the kernel logs its error once
+ * for each of them.  The write itself succeeds, as the kernel's.
+ */
 static ssize_t sys_filter_write(struct tfs_file *f, const char *buf, size_t size)
 {
-	return filter_write(f, buf, size, true);
+	unsigned int nr_failed = 0;
+	struct trace_err err;
+	char *cmd;
+	int ret = cmd_get(buf, size, &cmd);
+
+	if (ret)
+		return ret;
+	ret = trace_array_set_system_filter_count(f->inst->tr, f->node->system, cmd, &err,
+						  &nr_failed);
+	log_cmd_err(f->inst, &err, cmd, nr_failed);
+	free(cmd);
+	/* The system has no event left. */
+	if (ret == -ENOENT)
+		ret = -ENODEV;
+	return ret ? ret : (ssize_t)size;
+}
+
+/* The kernel's help ("### global filter ###"). */
+static int sys_filter_show(struct tfs_file *f, struct tfs_buf *b)
+{
+	struct trace_seq *s = seq_new();
+
+	if (!s)
+		return -ENOMEM;
+	trace_array_print_system_filter(f->inst->tr, f->node->system, s);
+	seq_to_buf(b, s);
+	free(s);
+	return 0;
 }
 
 static const struct tfs_fops sys_filter_fops = {
 	.mode	= 0640,
-	.text	= sys_filter_help,
+	.show	= sys_filter_show,
 	.write	= sys_filter_write,
 };
 
 /*
- * An empty write is accepted, as the kernel's; a command names a trigger
- * we do not have: -EINVAL, with an error_log entry (which the kernel does
- * not write for an unknown command) so that it is not refused silently.
+ * The trigger file: "CMD[:ARGS][:N] [if FILTER]" sets a trigger, "!CMD"
+ * removes one.  A bad command is refused with nothing changed; the kernel
+ * logs only hist's errors (the message says which part), and so do we.
+ * An empty write changes nothing and succeeds, as the kernel's.
  */
 static ssize_t event_trigger_write(struct tfs_file *f, const char *buf, size_t size)
 {
-	char *alloc, *cmd;
-	int err;
+	struct trace_event_call *call;
+	struct trace_err err;
+	char *cmd;
+	int ret;
 
 	if (!size)
 		return 0;
-	err = expr_get(buf, size, &alloc, &cmd);
-	if (err)
-		return err;
-	if (*cmd)
-		tfs_log_err(f->inst, TRIGGER_ERR_LOC, TRIGGER_ERR_MSG, cmd, 0);
-	free(alloc);
-	return -EINVAL;
+	ret = cmd_get(buf, size, &cmd);
+	if (ret)
+		return ret;
+	call = call_find(f->node->system, f->node->event);
+	ret = call ? trace_array_set_trigger(f->inst->tr, call, cmd, &err) : -ENODEV;
+	/* Its caret counts from the command without the white space around. */
+	if (ret && call)
+		log_cmd_err(f->inst, &err, tfs_strstrip(cmd), 1);
+	free(cmd);
+	return ret ? ret : (ssize_t)size;
 }
 
-/* The kernel's help, listing the trigger commands there are: none yet. */
+/* The triggers set, one a line, or the help listing the commands. */
+static int event_trigger_show(struct tfs_file *f, struct tfs_buf *b)
+{
+	return event_seq_show(f, b, trace_array_print_triggers);
+}
+
+static int triggers_truncate(struct trace_event_call *call, void *arg)
+{
+	trace_array_trigger_truncate(arg, call);
+	return 0;
+}
+
+/* O_TRUNC: the hist triggers go (and enable_hist, disable_hist), the others stay. */
+static void event_trigger_trunc(struct tfs_node *node)
+{
+	with_call(node->system, node->event, triggers_truncate, node->inst->tr);
+}
+
 static const struct tfs_fops event_trigger_fops = {
 	.mode	= 0640,
-	.text	= "# Available triggers:\n#\n",
+	.show	= event_trigger_show,
 	.write	= event_trigger_write,
+	.trunc	= event_trigger_trunc,
+};
+
+static int hist_get(struct trace_event_call *call, void *arg)
+{
+	struct list_ctx *ctx = arg;
+	size_t len;
+	char *text = trace_array_hist_text(ctx->tr, call, &len);
+
+	if (!text)
+		return -ENOMEM;
+	tfs_buf_put(ctx->b, text, len);
+	free(text);
+	return 0;
+}
+
+/* The histograms of the event's hist triggers; empty without one. */
+static int event_hist_show(struct tfs_file *f, struct tfs_buf *b)
+{
+	struct list_ctx ctx = { .tr = f->inst->tr, .b = b };
+
+	return with_call(f->node->system, f->node->event, hist_get, &ctx);
+}
+
+static const struct tfs_fops event_hist_fops = {
+	.mode	= 0440,
+	.show	= event_hist_show,
 };
 
 /* ------------------------------------------------------------------

@@ -263,6 +263,6 @@ extern const struct tfs_fops tfs_fops_readme, tfs_fops_available_events,
 	tfs_fops_trace_clock, tfs_fops_trace_marker, tfs_fops_trace_marker_raw,
 	tfs_fops_trace_options, tfs_fops_trace_pipe, tfs_fops_tracing_cpumask,
 	tfs_fops_tracing_on, tfs_fops_trace_pipe_raw, tfs_fops_stats,
-	tfs_fops_option;
+	tfs_fops_option, tfs_fops_snapshot;
 
 #endif /* _USTRACE_KERNEL_TRACE_TRACEFS_INTERNAL_H */

@@ -15,6 +15,7 @@ static const char readme_text[] =
 "  tracing_on\t\t- 1 records, 0 stops recording; events stay enabled\n"
 "  trace\t\t\t- the buffer as text; it stays (\"echo > trace\" clears it)\n"
 "  trace_pipe\t\t- the buffer as text, consumed as read; waits for more\n"
+"  snapshot\t\t- the snapshot buffer: echo 1 takes a snapshot, 0 frees it, 2 clears it\n"
 "  trace_marker\t\t- a write is recorded as an ftrace:print event\n"
 "  trace_marker_raw\t- a write (4-byte id, then data) is an ftrace:raw_data event\n"
 "  trace_clock\t\t- the clock of the time stamps; the one in [] is in use;\n"
@@ -48,8 +49,16 @@ static const char readme_text[] =
 "  events/<system>/<event>/enable - 0 or 1 (0* or 1* when held by a trigger)\n"
 "  events/<system>/<event>/format - the record layout and its print format\n"
 "  events/<system>/<event>/id\n"
-"  events/<system>/<event>/filter - \"0\" clears; expressions are not supported yet\n"
-"  events/<system>/<event>/trigger - no trigger commands yet\n"
+"  events/<system>/filter - a filter for every event of the system that has its fields\n"
+"  events/<system>/<event>/filter - record only the events that pass, e.g.\n"
+"\t\t\t  echo 'bar > 10 && str ~ \"o*\"' > filter; \"0\" clears\n"
+"\t\t\t  (fields, common_pid, CPU, COMM; == != < <= > >= & ~ && || !)\n"
+"  events/<system>/<event>/trigger - commands run when the event fires:\n"
+"\t\t\t  traceon, traceoff, snapshot, stacktrace, enable_event:<system>:<event>,\n"
+"\t\t\t  disable_event:<system>:<event>, hist:keys=..., enable_hist, disable_hist\n"
+"\t\t\t  each as <command>[:count] [if <filter>]; !<command> removes\n"
+"\t\t\t  e.g. echo 'traceoff:1 if bar == 42' > trigger\n"
+"  events/<system>/<event>/hist - the histograms of its hist triggers\n"
 "  events/header_page, events/header_event - the ring buffer's page and event headers\n";
 
 const struct tfs_fops tfs_fops_readme = {

@@ -4,6 +4,8 @@
  *
  *	trace           the header and every event; the events stay.  Opening
  *	                it with O_TRUNC for writing clears the buffer.
+ *	snapshot        the same of the snapshot buffer; a write of 0, 1 or
+ *	                another number frees, takes or clears the snapshot
  *	trace_pipe      the events, consumed as they are read
  *	trace_pipe_raw  (per CPU) whole pages in the ring buffer's format
  *	stats           (per CPU) the ring buffer's counters
@@ -26,6 +28,7 @@
 #include <linux/trace_seq.h>
 
 #include "trace_array.h"
+#include "trace_filter.h"
 #include "tracefs_internal.h"
 
 static bool file_reads(const struct tfs_file *f)
@@ -45,6 +48,7 @@ static bool file_reads(const struct tfs_file *f)
  * @pos:      trace: the file offset of @seq's byte @seq_off
  * @done:     trace: the iterator reached the end
  * @consumed: trace_pipe: a read returned something
+ * @snapshot: the snapshot file: the snapshot buffer, its own header
  */
 struct text_state {
 	struct trace_iterator	*iter;
@@ -53,6 +57,7 @@ struct text_state {
 	off_t			pos;
 	bool			done;
 	bool			consumed;
+	bool			snapshot;
 };
 
 static bool seq_pending(const struct text_state *st)
@@ -75,17 +80,25 @@ static bool seq_fill(struct text_state *st)
 
 static int text_start(struct tfs_file *f, struct text_state *st, int consume)
 {
-	st->iter = trace_array_iterator_open(f->inst->tr, consume, f->node->cpu);
+	struct trace_array *tr = f->inst->tr;
+
+	if (st->snapshot)
+		st->iter = trace_array_snapshot_iterator_open(tr);
+	else
+		st->iter = trace_array_iterator_open(tr, consume, f->node->cpu);
 	if (!st->iter)
 		return -errno;
 	trace_seq_init(&st->seq);
 	st->seq_off = 0;
 	st->pos = 0;
 	st->done = false;
-	return consume ? 0 : trace_array_print_header(f->inst->tr, &st->seq);
+	if (st->snapshot)
+		return trace_array_snapshot_print_header(tr, &st->seq);
+	return consume ? 0 : trace_array_print_header(tr, &st->seq);
 }
 
-static int text_open(struct tfs_file *f, int consume)
+/* @consume: trace_pipe; @snapshot: the snapshot file (never consumes). */
+static int text_open(struct tfs_file *f, int consume, bool snapshot)
 {
 	struct text_state *st;
 	int err;
@@ -95,6 +108,7 @@ static int text_open(struct tfs_file *f, int consume)
 	st = calloc(1, sizeof(*st));
 	if (!st)
 		return -ENOMEM;
+	st->snapshot = snapshot;
 	f->priv = st;
 	err = text_start(f, st, consume);
 	return err == -ENOSPC ? 0 : err;
@@ -124,7 +138,7 @@ static size_t seq_copy(struct text_state *st, char *buf, size_t size)
 
 static int trace_open(struct tfs_file *f)
 {
-	return text_open(f, 0);
+	return text_open(f, 0, false);
 }
 
 /*
@@ -184,9 +198,41 @@ const struct tfs_fops tfs_fops_trace = {
 	.release	= text_release,
 };
 
+/* ------------------------------------------------------------------
+ * snapshot: the snapshot buffer, read as trace reads the main one
+ */
+
+static int snapshot_open(struct tfs_file *f)
+{
+	return text_open(f, 0, true);
+}
+
+/*
+ * "0" frees the snapshot buffer, "1" allocates it and takes a snapshot,
+ * any other number clears it: kstrtoul()'s decimal, as the kernel's.
+ */
+static ssize_t snapshot_write(struct tfs_file *f, const char *buf, size_t size)
+{
+	unsigned long val;
+	int err = tfs_kstrtoul(buf, size, 10, &val);
+
+	if (!err)
+		err = trace_array_snapshot_write(f->inst->tr, val);
+	return err ? err : (ssize_t)size;
+}
+
+/* O_TRUNC does nothing: the kernel's snapshot file has no truncate. */
+const struct tfs_fops tfs_fops_snapshot = {
+	.mode		= 0640,
+	.open		= snapshot_open,
+	.read		= trace_read,
+	.write		= snapshot_write,
+	.release	= text_release,
+};
+
 static int trace_pipe_open(struct tfs_file *f)
 {
-	return text_open(f, 1);
+	return text_open(f, 1, false);
 }
 
 static bool buffer_empty(struct tfs_file *f)

@@ -223,59 +223,179 @@ static const char *last_error(void)
 	return last;
 }
 
-/* "[ 1234.567890] loc: error: msg\n  Command: cmd\n           ^\n" */
-static int error_entry_ok(const char *entry, const char *loc, const char *cmd)
+/* The last entry of error_log is @loc: @msg for @cmd, the caret at @pos. */
+static int last_error_is(const char *loc, const char *msg, const char *cmd, int pos)
 {
-	char tail[512];
+	const char *entry = last_error();
 	unsigned long sec, usec;
+	char tail[512];
 	int n = 0;
 
 	if (sscanf(entry, "[%5lu.%6lu]%n", &sec, &usec, &n) != 2 || n != 14)
 		return 0;
-	snprintf(tail, sizeof(tail), " %s: error: ", loc);
-	if (strncmp(entry + n, tail, strlen(tail)))
-		return 0;
-	snprintf(tail, sizeof(tail), "\n  Command: %s\n           ^\n", cmd);
-	return strlen(entry) > strlen(tail) && !strcmp(entry + strlen(entry) - strlen(tail), tail);
+	snprintf(tail, sizeof(tail), " %s: error: %s\n  Command: %s\n%*s\n", loc, msg, cmd,
+		 (int)strlen("  Command: ") + pos + 1, "^");
+	return !strcmp(entry + n, tail);
 }
+
+/* The events of the last test in the trace: "v=1 v=3 ...". */
+static const char *traced(const char *event)
+{
+	static char list[512];
+	const char *text = tfs_cat("trace"), *p = text;
+	char pat[64];
+	size_t len = 0;
+
+	list[0] = '\0';
+	snprintf(pat, sizeof(pat), ": %s: v=", event);
+	while ((p = strstr(p, pat)) && len < sizeof(list) - 16) {
+		p += strlen(pat);
+		len += (size_t)snprintf(list + len, sizeof(list) - len, "%sv=%d",
+					len ? " " : "", atoi(p));
+	}
+	return list;
+}
+
+/*
+ * With the system enabled, tfs_one and tfs_two fire with v = 0 .. @n - 1:
+ * does the trace keep @one of the first and @two of the second?
+ */
+static int kept(int n, const char *one, const char *two)
+{
+	tfs_echo(SYS_ENABLE, "1");
+	tfs_fire_one(0, n);
+	tfs_fire_two(0, n);
+	if (strcmp(one, traced("tfs_one")) || strcmp(two, traced("tfs_two"))) {
+		ksft_print_msg("kept '%s' and '%s'\n", traced("tfs_one"), traced("tfs_two"));
+		return 0;
+	}
+	return 1;
+}
+
+#define ONE_FILTER	"events/tfs_test/tfs_one/filter"
+#define TWO_FILTER	"events/tfs_test/tfs_two/filter"
+#define FILTER_LOC	"event filter parse error"
 
 static void test_event_filter(void)
 {
-	const char *f = "events/tfs_test/tfs_one/filter";
-
+	all_off();
+	tfs_echo("trace", "");
 	EXPECT_EQ(0, tfs_echo("error_log", ""));
+	EXPECT_STREQ("none\n", tfs_cat(ONE_FILTER));
+	EXPECT_EQ(5, tfs_echo(ONE_FILTER, "v > 1"));
+	EXPECT_STREQ("v > 1\n", tfs_cat(ONE_FILTER));
+	EXPECT_STREQ("none\n", tfs_cat(TWO_FILTER));
+	EXPECT_TRUE(kept(4, "v=2 v=3", "v=0 v=1 v=2 v=3"));
+	/* Discarded events were never written. */
+	EXPECT_EQ(1, tfs_count(tfs_cat("trace"), "entries-in-buffer/entries-written: 6/6 "));
+	/* The end is trimmed, the start is kept, as the kernel's. */
+	EXPECT_EQ(12, tfs_echo(ONE_FILTER, "  v == 3 \n\t "));
+	EXPECT_STREQ("  v == 3\n", tfs_cat(ONE_FILTER));
+	EXPECT_EQ(4, tfs_echo(ONE_FILTER, " 0 \n"));
+	EXPECT_STREQ("none\n", tfs_cat(ONE_FILTER));
+	EXPECT_EQ(1, tfs_echo(ONE_FILTER, "0"));
 	EXPECT_STREQ("", tfs_cat("error_log"));
-	EXPECT_STREQ("none\n", tfs_cat(f));
-	EXPECT_EQ(1, tfs_echo(f, "0"));
-	EXPECT_EQ(4, tfs_echo(f, " 0 \n"));
-	EXPECT_EQ(-EINVAL, tfs_echo(f, "v > 1"));
-	EXPECT_TRUE(error_entry_ok(last_error(), "event filter parse error", "v > 1"));
-	/* Empty is no filter expression either, as the kernel says. */
-	EXPECT_EQ(-EINVAL, tfs_echo(f, ""));
-	EXPECT_EQ(-EINVAL, tfs_echo(f, "\n"));
-	EXPECT_STREQ("none\n", tfs_cat(f));
-	EXPECT_EQ(3, tfs_count(tfs_cat("error_log"), "  Command: "));
-	EXPECT_EQ(0, tfs_echo("error_log", ""));
-	EXPECT_STREQ("", tfs_cat("error_log"));
+	all_off();
+	tfs_echo("trace", "");
 }
 
+static void test_event_filter_errors(void)
+{
+	tfs_echo("error_log", "");
+	EXPECT_EQ(-EINVAL, tfs_echo(ONE_FILTER, "bogus == 1"));
+	EXPECT_STREQ("bogus == 1\n      ^\nparse_error: Field not found\n\n", tfs_cat(ONE_FILTER));
+	EXPECT_TRUE(last_error_is(FILTER_LOC, "Field not found", "bogus == 1", 6));
+	/* Command: without the white space at the end; the caret follows. */
+	EXPECT_EQ(-EINVAL, tfs_echo(ONE_FILTER, "  bogus == 1 \n"));
+	EXPECT_STREQ("  bogus == 1\n        ^\nparse_error: Field not found\n\n",
+		     tfs_cat(ONE_FILTER));
+	EXPECT_TRUE(last_error_is(FILTER_LOC, "Field not found", "  bogus == 1", 8));
+	EXPECT_EQ(-EINVAL, tfs_echo(ONE_FILTER, "v == x"));
+	EXPECT_TRUE(last_error_is(FILTER_LOC, "Invalid value (did you forget quotes)?",
+				  "v == x", 6));
+	/* Empty is no filter expression either, as the kernel says. */
+	EXPECT_EQ(-EINVAL, tfs_echo(ONE_FILTER, ""));
+	EXPECT_STREQ("\nError: (0)\n\n", tfs_cat(ONE_FILTER));
+	EXPECT_TRUE(last_error_is(FILTER_LOC, "Error", "", 0));
+	EXPECT_EQ(-EINVAL, tfs_echo(ONE_FILTER, "\n"));
+	EXPECT_EQ(5, tfs_count(tfs_cat("error_log"), "  Command: "));
+	/* A refused filter leaves the event unfiltered. */
+	tfs_echo("trace", "");
+	tfs_echo(ONE_ENABLE, "1");
+	tfs_fire_one(0, 2);
+	EXPECT_STREQ("v=0 v=1", traced("tfs_one"));
+	/* A page or more: refused, nothing changed, nothing logged. */
+	{
+		static char big[4096];
+
+		memset(big, ' ', sizeof(big));
+		memcpy(big, "v == 1", 6);
+		EXPECT_EQ(-EINVAL, tfs_write_path(ONE_FILTER, big, sizeof(big), O_TRUNC));
+		EXPECT_EQ(4095, tfs_write_path(ONE_FILTER, big, sizeof(big) - 1, O_TRUNC));
+		EXPECT_STREQ("v == 1\n", tfs_cat(ONE_FILTER));
+	}
+	EXPECT_EQ(5, tfs_count(tfs_cat("error_log"), "  Command: "));
+	tfs_echo(ONE_FILTER, "0");
+	EXPECT_EQ(0, tfs_echo("error_log", ""));
+	EXPECT_STREQ("", tfs_cat("error_log"));
+	all_off();
+	tfs_echo("trace", "");
+}
+
+#define SYS_FILTER	"events/tfs_test/filter"
+
+static const char sys_filter_help[] =
+	"### global filter ###\n"
+	"# Use this to set filters for multiple events.\n"
+	"# Only events with the given fields will be affected.\n"
+	"# If no events are modified, an error message will be displayed here\n";
+
+/* Each event that has the fields takes a system's filter. */
 static void test_system_filter(void)
 {
-	const char *f = "events/tfs_test/filter";
-	const char *help =
-		"### global filter ###\n"
-		"# Use this to set filters for multiple events.\n"
-		"# Only events with the given fields will be affected.\n"
-		"# If no events are modified, an error message will be displayed here\n";
+	all_off();
+	tfs_echo("trace", "");
+	tfs_echo("error_log", "");
+	EXPECT_STREQ(sys_filter_help, tfs_cat(SYS_FILTER));
+	EXPECT_EQ(6, tfs_echo(SYS_FILTER, "v != 1"));
+	EXPECT_STREQ(sys_filter_help, tfs_cat(SYS_FILTER));
+	EXPECT_STREQ("v != 1\n", tfs_cat(ONE_FILTER));
+	EXPECT_STREQ("v != 1\n", tfs_cat(TWO_FILTER));
+	EXPECT_TRUE(kept(3, "v=0 v=2", "v=0 v=2"));
+	EXPECT_EQ(1, tfs_echo(SYS_FILTER, "0"));
+	EXPECT_STREQ("none\n", tfs_cat(ONE_FILTER));
+	EXPECT_STREQ("none\n", tfs_cat(TWO_FILTER));
+	EXPECT_STREQ("", tfs_cat("error_log"));
+	all_off();
+	tfs_echo("trace", "");
+}
 
-	EXPECT_STREQ(help, tfs_cat(f));
-	EXPECT_EQ(1, tfs_echo(f, "0"));
-	EXPECT_EQ(0, tfs_echo(f, ""));
-	EXPECT_EQ(1, tfs_echo(f, "\n"));
-	EXPECT_EQ(-EINVAL, tfs_echo(f, "common_pid == 1"));
-	EXPECT_TRUE(error_entry_ok(last_error(), "event filter parse error",
-				   "common_pid == 1"));
-	EXPECT_STREQ(help, tfs_cat(f));
+/*
+ * A filter no event can take: the write succeeds, each event shows why
+ * it has none, and error_log has the kernel's entry once per event.
+ */
+static void test_system_filter_errors(void)
+{
+	static const char why[] =
+		"Couldn't find or set field in one of a subsystem's events";
+	char text[256];
+
+	tfs_echo("error_log", "");
+	tfs_echo(ONE_FILTER, "v == 7");
+	EXPECT_EQ(10, tfs_echo(SYS_FILTER, "bogus == 1"));
+	snprintf(text, sizeof(text), "bogus == 1\n^\nparse_error: %s\n\n", why);
+	EXPECT_STREQ(text, tfs_cat(ONE_FILTER));
+	EXPECT_STREQ(text, tfs_cat(TWO_FILTER));
+	EXPECT_EQ(2, tfs_count(tfs_cat("error_log"), "  Command: bogus == 1\n"));
+	EXPECT_TRUE(last_error_is(FILTER_LOC, why, "bogus == 1", 0));
+	EXPECT_STREQ(sys_filter_help, tfs_cat(SYS_FILTER));
+	/* Empty: the same, for every event (the kernel's). */
+	tfs_echo("error_log", "");
+	EXPECT_EQ(0, tfs_echo(SYS_FILTER, ""));
+	EXPECT_EQ(2, tfs_count(tfs_cat("error_log"), "  Command: \n"));
+	EXPECT_EQ(1, tfs_echo(SYS_FILTER, "0"));
+	EXPECT_STREQ("none\n", tfs_cat(ONE_FILTER));
+	tfs_echo("error_log", "");
 }
 
 static void test_error_log_max(void)
@@ -295,22 +415,122 @@ static void test_error_log_max(void)
 	EXPECT_EQ(1, tfs_append("error_log", "x"));
 	EXPECT_EQ(8, tfs_count(tfs_cat("error_log"), "  Command: "));
 	tfs_echo("error_log", "");
+	tfs_echo("events/tfs_test/tfs_one/filter", "0");
 }
 
+#define ONE_TRIGGER	"events/tfs_test/tfs_one/trigger"
+#define TRIGGER_HELP	"# Available triggers:\n# traceon traceoff snapshot stacktrace " \
+			"enable_event disable_event enable_hist disable_hist hist\n"
+
+/* Commands, counts, conditions, removal, and what the file reads. */
 static void test_trigger(void)
 {
-	const char *t = "events/tfs_test/tfs_one/trigger";
-
+	all_off();
 	tfs_echo("error_log", "");
-	EXPECT_STREQ("# Available triggers:\n#\n", tfs_cat(t));
-	EXPECT_EQ(0, tfs_echo(t, ""));
-	EXPECT_EQ(-EINVAL, tfs_echo(t, "\n"));
+	EXPECT_STREQ(TRIGGER_HELP, tfs_cat(ONE_TRIGGER));
+	EXPECT_EQ(0, tfs_echo(ONE_TRIGGER, ""));
+	EXPECT_EQ(19, tfs_echo(ONE_TRIGGER, "traceoff:2 if v > 1"));
+	EXPECT_STREQ("traceoff:count=2 if v > 1\n", tfs_cat(ONE_TRIGGER));
+	/* One trigger of a family per event, as the kernel's. */
+	EXPECT_EQ(-EEXIST, tfs_append(ONE_TRIGGER, "traceoff"));
+	EXPECT_EQ(31, tfs_append(ONE_TRIGGER, "enable_event:tfs_test:tfs_two:1"));
+	EXPECT_STREQ("0*\n", tfs_cat(TWO_ENABLE));
+	/* A trigger fires on an event that is not enabled (soft mode). */
+	tfs_fire_one(0, 3);
+	EXPECT_STREQ("0\n", tfs_cat("tracing_on"));
+	EXPECT_STREQ("1*\n", tfs_cat(TWO_ENABLE));
+	EXPECT_STREQ("enable_event:tfs_test:tfs_two:count=0\ntraceoff:count=1 if v > 1\n",
+		     tfs_cat(ONE_TRIGGER));
+	tfs_echo("tracing_on", "1");
+	/* "!" removes, whatever the count says. */
+	EXPECT_EQ(17, tfs_append(ONE_TRIGGER, "!traceoff:count=1"));
+	EXPECT_EQ(33, tfs_append(ONE_TRIGGER, "  !enable_event:tfs_test:tfs_two\n"));
+	EXPECT_STREQ(TRIGGER_HELP, tfs_cat(ONE_TRIGGER));
+	/* It fired: the event stays enabled, out of soft mode (the kernel's). */
+	EXPECT_STREQ("1\n", tfs_cat(TWO_ENABLE));
+	/* Removing what is not there is no error. */
+	EXPECT_EQ(8, tfs_append(ONE_TRIGGER, "!traceon"));
+	/* Refused: nothing changed, nothing logged (only hist logs). */
+	EXPECT_EQ(0, tfs_refuses(ONE_TRIGGER, -EINVAL,
+				 TFS_WRITES("\n", "0", "bogus", "traceon:x", "traceon if",
+					    "enable_event:tfs_test:nope", "enable_event:tfs_test")));
 	EXPECT_STREQ("", tfs_cat("error_log"));
-	EXPECT_EQ(-EINVAL, tfs_echo(t, "traceoff"));
-	EXPECT_TRUE(error_entry_ok(last_error(), "event trigger", "traceoff"));
-	EXPECT_EQ(-EINVAL, tfs_echo(t, "0"));
-	EXPECT_STREQ("# Available triggers:\n#\n", tfs_cat(t));
+	EXPECT_EQ(-EINVAL, tfs_echo(ONE_TRIGGER, "traceon if bogus == 1"));
+	EXPECT_STREQ(TRIGGER_HELP, tfs_cat(ONE_TRIGGER));
+	all_off();
+}
+
+static void test_hist(void)
+{
+	const char *h = "events/tfs_test/tfs_one/hist";
+	const char *text;
+
+	all_off();
 	tfs_echo("error_log", "");
+	EXPECT_STREQ("", tfs_cat(h));
+	EXPECT_EQ(-EINVAL, tfs_echo(ONE_TRIGGER, "  hist:keys=bogus "));
+	EXPECT_TRUE(last_error_is("hist:tfs_test:tfs_one", "Couldn't find field",
+				  "hist:keys=bogus", 10));
+	EXPECT_EQ(34, tfs_append(ONE_TRIGGER, "hist:keys=v:vals=hitcount if v < 3"));
+	EXPECT_EQ(7, tfs_append(ONE_TRIGGER, "traceon"));
+	/* The newest first, as the kernel lists them. */
+	EXPECT_STREQ("traceon:unlimited\n"
+		     "hist:keys=v:vals=hitcount:sort=hitcount:size=2048 if v < 3 [active]\n",
+		     tfs_cat(ONE_TRIGGER));
+	tfs_fire_one(1, 4);
+	tfs_fire_one(2, 1);
+	text = tfs_cat(h);
+	EXPECT_EQ(1, tfs_count(text, "# event histogram\n#\n# trigger info: hist:keys=v:"
+			       "vals=hitcount:sort=hitcount:size=2048 if v < 3 [active]\n#\n\n"));
+	EXPECT_EQ(1, tfs_count(text, "{ v:          1 } hitcount:          1\n"));
+	EXPECT_EQ(1, tfs_count(text, "{ v:          2 } hitcount:          2\n"));
+	EXPECT_EQ(1, tfs_count(text, "\nTotals:\n    Hits: 3\n    Entries: 2\n    Dropped: 0\n"));
+	/* O_TRUNC takes the hist triggers away and leaves the others. */
+	EXPECT_EQ(0, tfs_echo(ONE_TRIGGER, ""));
+	EXPECT_STREQ("traceon:unlimited\n", tfs_cat(ONE_TRIGGER));
+	EXPECT_STREQ("", tfs_cat(h));
+	tfs_append(ONE_TRIGGER, "!traceon");
+	tfs_echo("error_log", "");
+}
+
+#define SNAPSHOT_HELP(state)							\
+	"# tracer: nop\n#\n#\n# * Snapshot is " state " *\n#\n"			\
+	"# Snapshot commands:\n"						\
+	"# echo 0 > snapshot : Clears and frees snapshot buffer\n"		\
+	"# echo 1 > snapshot : Allocates snapshot buffer, if not already allocated.\n" \
+	"#                      Takes a snapshot of the main buffer.\n"		\
+	"# echo 2 > snapshot : Clears snapshot buffer (but does not allocate or free)\n" \
+	"#                      (Doesn't have to be '2' works with any number that\n" \
+	"#                       is not a '0' or '1')\n"
+
+/* 0 frees, 1 takes, other numbers clear; a trigger takes one too. */
+static void test_snapshot(void)
+{
+	all_off();
+	tfs_echo("trace", "");
+	EXPECT_STREQ(SNAPSHOT_HELP("freed"), tfs_cat("snapshot"));
+	tfs_echo(ONE_ENABLE, "1");
+	tfs_fire_one(5, 2);
+	EXPECT_EQ(1, tfs_echo("snapshot", "1"));
+	EXPECT_EQ(1, tfs_count(tfs_cat("snapshot"), "# entries-in-buffer/entries-written: 2/2 "));
+	/* The buffers traded places: the main one is the old snapshot's. */
+	EXPECT_STREQ("", traced("tfs_one"));
+	EXPECT_EQ(1, tfs_count(tfs_cat("snapshot"), ": tfs_one: v=6\n"));
+	EXPECT_EQ(2, tfs_echo("snapshot", "2\n"));
+	EXPECT_STREQ(SNAPSHOT_HELP("allocated"), tfs_cat("snapshot"));
+	EXPECT_EQ(0, tfs_refuses("snapshot", -EINVAL, TFS_WRITES("x", "-1", "1x", "")));
+	EXPECT_EQ(-ERANGE, tfs_echo("snapshot", "99999999999999999999"));
+	/* The snapshot trigger: the buffer as it was at the event. */
+	EXPECT_EQ(18, tfs_echo(ONE_TRIGGER, "snapshot if v == 8"));
+	tfs_fire_one(7, 3);
+	EXPECT_EQ(1, tfs_count(tfs_cat("snapshot"), ": tfs_one: v=8\n"));
+	EXPECT_EQ(0, tfs_count(tfs_cat("snapshot"), ": tfs_one: v=9\n"));
+	EXPECT_STREQ("v=9", traced("tfs_one"));
+	EXPECT_EQ(9, tfs_append(ONE_TRIGGER, "!snapshot"));
+	EXPECT_EQ(1, tfs_echo("snapshot", "0"));
+	EXPECT_STREQ(SNAPSHOT_HELP("freed"), tfs_cat("snapshot"));
+	all_off();
+	tfs_echo("trace", "");
 }
 
 /* Each instance's enables are its own. */
@@ -330,6 +550,13 @@ static void test_instance_events(void)
 	EXPECT_EQ(-EINVAL, tfs_echo("instances/ev/events/tfs_test/tfs_one/filter", "bad"));
 	EXPECT_EQ(1, tfs_count(tfs_cat("instances/ev/error_log"), "Command: bad\n"));
 	EXPECT_EQ(0, tfs_count(tfs_cat("error_log"), "Command: bad\n"));
+	/* Its filters are its own. */
+	EXPECT_EQ(5, tfs_echo("instances/ev/events/tfs_test/tfs_one/filter", "v > 1"));
+	EXPECT_EQ(5, tfs_echo("instances/ev/events/tfs_test/filter", "v < 9"));
+	EXPECT_STREQ("v < 9\n", tfs_cat("instances/ev/events/tfs_test/tfs_one/filter"));
+	EXPECT_STREQ("v < 9\n", tfs_cat("instances/ev/events/tfs_test/tfs_two/filter"));
+	EXPECT_STREQ("none\n", tfs_cat(ONE_FILTER));
+	EXPECT_STREQ("none\n", tfs_cat(TWO_FILTER));
 	EXPECT_EQ(0, tfs_rmdir((uint64_t)dir, "ev"));
 }
 
@@ -344,9 +571,13 @@ const struct tfs_test tfs_events_tests[] = {
 	TFS_TEST(test_set_event_syntax),
 	TFS_TEST(test_set_event_errors),
 	TFS_TEST(test_event_filter),
+	TFS_TEST(test_event_filter_errors),
 	TFS_TEST(test_system_filter),
+	TFS_TEST(test_system_filter_errors),
 	TFS_TEST(test_error_log_max),
 	TFS_TEST(test_trigger),
+	TFS_TEST(test_hist),
+	TFS_TEST(test_snapshot),
 	TFS_TEST(test_instance_events),
 	{ NULL, NULL }
 };

@@ -23,7 +23,7 @@ static const char *const top_names[] = {
 	"buffer_size_kb", "buffer_total_size_kb", "current_tracer", "error_log",
 	"events", "instances", "options", "per_cpu", "printk_formats",
 	"saved_cmdlines", "saved_cmdlines_size", "saved_tgids", "set_event",
-	"set_event_notrace_pid", "set_event_pid", "trace", "trace_clock",
+	"set_event_notrace_pid", "set_event_pid", "snapshot", "trace", "trace_clock",
 	"trace_marker", "trace_marker_raw", "trace_options", "trace_pipe",
 	"tracing_cpumask", "tracing_on", NULL
 };
@@ -61,6 +61,9 @@ static const struct {
 	{ "trace_pipe",				S_IFREG | 0440 },
 	{ "per_cpu/cpu0/trace_pipe_raw",	S_IFREG | 0440 },
 	{ "events/tfs_test/tfs_one/format",	S_IFREG | 0440 },
+	{ "events/tfs_test/tfs_one/hist",	S_IFREG | 0440 },
+	{ "events/tfs_test/tfs_one/trigger",	S_IFREG | 0640 },
+	{ "snapshot",				S_IFREG | 0640 },
 	{ "trace",				S_IFREG | 0640 },
 	{ "events/tfs_test/tfs_one/enable",	S_IFREG | 0640 },
 	{ "options/overwrite",			S_IFREG | 0640 },
@@ -140,7 +143,7 @@ static void test_readdir_offsets(void)
 	ASSERT_EQ(all.n, part.n);
 	for (int i = 0; i < all.n; i++)
 		EXPECT_STREQ(all.names[i], part.names[i]);
-	EXPECT_EQ(27, all.n);
+	EXPECT_EQ(28, all.n);
 }
 
 static void test_per_cpu_dirs(void)
@@ -242,7 +245,8 @@ static struct trace_event_call *two_call(void)
 
 /*
  * An event unregistered (its object unloaded) leaves events/ and its
- * inode numbers die; an open file of it answers ENODEV; registered again
+ * inode numbers die; an open file of it (enable, filter, trigger)
+ * answers ENODEV; registered again
  * it comes back with new numbers.  The others keep theirs.
  */
 static void test_events_follow_registry(void)
@@ -251,12 +255,17 @@ static void test_events_follow_registry(void)
 	int64_t dir = tfs_path("events/tfs_test/tfs_two");
 	int64_t enable = tfs_path("events/tfs_test/tfs_two/enable");
 	int64_t one = tfs_path("events/tfs_test/tfs_one/enable");
-	struct tfs_file *file;
+	int64_t filter = tfs_path("events/tfs_test/tfs_two/filter");
+	int64_t trigger = tfs_path("events/tfs_test/tfs_two/trigger");
+	struct tfs_file *file, *ffile, *tfile;
 	struct tfs_stat st;
+	char buf[64];
 
 	ASSERT_TRUE(call != NULL);
 	ASSERT_GT(enable, 0);
 	ASSERT_EQ(0, tfs_open((uint64_t)enable, O_RDWR, &file));
+	ASSERT_EQ(0, tfs_open((uint64_t)filter, O_RDWR, &ffile));
+	ASSERT_EQ(0, tfs_open((uint64_t)trigger, O_WRONLY, &tfile));
 	ASSERT_EQ(0, trace_remove_event_call(call));
 	EXPECT_EQ(-ENOENT, tfs_path("events/tfs_test/tfs_two"));
 	EXPECT_EQ(-ENOENT, tfs_getattr((uint64_t)dir, &st));
@@ -265,7 +274,13 @@ static void test_events_follow_registry(void)
 	EXPECT_EQ(0, tfs_count(tfs_cat("available_events"), "tfs_test:tfs_two\n"));
 	/* The kernel's errno for a file whose event is gone. */
 	EXPECT_EQ(-ENODEV, tfs_write(file, "1", 1, 0));
+	EXPECT_EQ(-ENODEV, tfs_write(ffile, "v > 1", 5, 0));
+	EXPECT_EQ(-ENODEV, tfs_write(tfile, "traceoff", 8, 0));
+	/* What was read at open stays readable. */
+	EXPECT_EQ(5, tfs_read(ffile, buf, sizeof(buf), 0));
 	tfs_release(file);
+	tfs_release(ffile);
+	tfs_release(tfile);
 	ASSERT_EQ(0, trace_add_event_call(call));
 	EXPECT_GT(tfs_path("events/tfs_test/tfs_two"), enable);
 	EXPECT_EQ(-ENOENT, tfs_getattr((uint64_t)enable, &st));
