@@ -1767,12 +1767,11 @@ static struct event_filter *set_file_filter(struct trace_event_file *file,
 	bool active = filter && filter->nr;
 
 	if (!active)
-		__atomic_and_fetch(&file->flags, ~(unsigned long)EVENT_FILE_FL_FILTERED,
-				   __ATOMIC_RELAXED);
+		trace_file_set_flag(file, EVENT_FILE_FL_FILTERED, false);
 	/* Pairs with the acquire load of trace_filter_match(). */
 	__atomic_store_n(&file->filter, filter, __ATOMIC_RELEASE);
 	if (active)
-		__atomic_or_fetch(&file->flags, EVENT_FILE_FL_FILTERED, __ATOMIC_RELAXED);
+		trace_file_set_flag(file, EVENT_FILE_FL_FILTERED, true);
 	return old;
 }
 

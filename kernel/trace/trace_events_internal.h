@@ -67,6 +67,16 @@ struct trace_event_file {
 	struct event_trigger_list	*triggers;
 };
 
+/* Set or clear EVENT_FILE_FL_* bits of @file: probes read them unlocked. */
+static inline void trace_file_set_flag(struct trace_event_file *file, unsigned long bit,
+				       bool on)
+{
+	if (on)
+		__atomic_or_fetch(&file->flags, bit, __ATOMIC_RELAXED);
+	else
+		__atomic_and_fetch(&file->flags, ~bit, __ATOMIC_RELAXED);
+}
+
 /*
  * The trace_options, in the order of the kernel's file (as Linux 6.18
  * lists them for the nop tracer), and whether each is on by default.

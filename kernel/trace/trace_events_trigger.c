@@ -99,14 +99,6 @@ struct trace_event_file *trigger_find_file(struct trace_array *tr, const char *s
 	return file_lookup(tr, call);
 }
 
-static void file_flag(struct trace_event_file *file, unsigned long bit, bool on)
-{
-	if (on)
-		__atomic_or_fetch(&file->flags, bit, __ATOMIC_RELAXED);
-	else
-		__atomic_and_fetch(&file->flags, ~bit, __ATOMIC_RELAXED);
-}
-
 static int trig_files_add(struct trace_event_file *file)
 {
 	struct trace_event_file **arr;
@@ -182,8 +174,8 @@ static void update_flags(struct trace_event_file *file, const struct event_trigg
 		if (l->t[i]->filter || (l->t[i]->cmd->flags &
 					(EVENT_CMD_FL_POST_TRIGGER | EVENT_CMD_FL_NEEDS_REC)))
 			cond = true;
-	file_flag(file, EVENT_FILE_FL_TRIGGER_COND, cond);
-	file_flag(file, EVENT_FILE_FL_TRIGGER_MODE, l && l->nr);
+	trace_file_set_flag(file, EVENT_FILE_FL_TRIGGER_COND, cond);
+	trace_file_set_flag(file, EVENT_FILE_FL_TRIGGER_MODE, l && l->nr);
 }
 
 /*

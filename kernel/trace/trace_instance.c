@@ -120,14 +120,6 @@ static unsigned long file_flags(const struct trace_event_file *file)
 	return __atomic_load_n(&file->flags, __ATOMIC_RELAXED);
 }
 
-static void file_set_flag(struct trace_event_file *file, unsigned long bit, bool on)
-{
-	if (on)
-		__atomic_or_fetch(&file->flags, bit, __ATOMIC_RELAXED);
-	else
-		__atomic_and_fetch(&file->flags, ~bit, __ATOMIC_RELAXED);
-}
-
 static int file_attach(struct trace_event_file *file)
 {
 	struct trace_event_call *call = file->event_call;
@@ -162,39 +154,39 @@ static int file_enable(struct trace_event_file *file, int enable, int soft)
 			if (--file->sm_ref > 0)
 				return 0;
 			detach = flags & EVENT_FILE_FL_SOFT_DISABLED;
-			file_set_flag(file, EVENT_FILE_FL_SOFT_MODE, false);
+			trace_file_set_flag(file, EVENT_FILE_FL_SOFT_MODE, false);
 		} else {
 			detach = !(flags & EVENT_FILE_FL_SOFT_MODE);
 		}
 		if (detach) {
 			file_detach(file);
-			file_set_flag(file, EVENT_FILE_FL_ENABLED, false);
+			trace_file_set_flag(file, EVENT_FILE_FL_ENABLED, false);
 		}
-		file_set_flag(file, EVENT_FILE_FL_SOFT_DISABLED,
+		trace_file_set_flag(file, EVENT_FILE_FL_SOFT_DISABLED,
 			      file_flags(file) & EVENT_FILE_FL_SOFT_MODE);
 		return 0;
 	}
 	if (!soft) {
-		file_set_flag(file, EVENT_FILE_FL_SOFT_DISABLED, false);
+		trace_file_set_flag(file, EVENT_FILE_FL_SOFT_DISABLED, false);
 	} else {
 		if (++file->sm_ref > 1)
 			return 0;
-		file_set_flag(file, EVENT_FILE_FL_SOFT_MODE, true);
+		trace_file_set_flag(file, EVENT_FILE_FL_SOFT_MODE, true);
 	}
 	if (flags & EVENT_FILE_FL_ENABLED)
 		return 0;
 	if (soft)
-		file_set_flag(file, EVENT_FILE_FL_SOFT_DISABLED, true);
+		trace_file_set_flag(file, EVENT_FILE_FL_SOFT_DISABLED, true);
 	err = file_attach(file);
 	if (err) {
 		if (soft) {
 			file->sm_ref--;
-			file_set_flag(file, EVENT_FILE_FL_SOFT_MODE |
+			trace_file_set_flag(file, EVENT_FILE_FL_SOFT_MODE |
 					    EVENT_FILE_FL_SOFT_DISABLED, false);
 		}
 		return err;
 	}
-	file_set_flag(file, EVENT_FILE_FL_ENABLED, true);
+	trace_file_set_flag(file, EVENT_FILE_FL_ENABLED, true);
 	return 0;
 }
 
@@ -342,7 +334,7 @@ static bool tr_detach_all(struct trace_array *tr)
 
 		if (file && (file_flags(file) & EVENT_FILE_FL_ENABLED)) {
 			file_detach(file);
-			file_set_flag(file, EVENT_FILE_FL_ENABLED, false);
+			trace_file_set_flag(file, EVENT_FILE_FL_ENABLED, false);
 			any = true;
 		}
 	}
@@ -650,7 +642,7 @@ int trace_array_soft_disable(struct trace_array *tr, struct trace_event_call *ca
 	       __atomic_load_n(&tr->files[call_index(call)], __ATOMIC_ACQUIRE) : NULL;
 	if (!file || !(__atomic_load_n(&file->flags, __ATOMIC_RELAXED) & EVENT_FILE_FL_SOFT_MODE))
 		return -EINVAL;
-	file_set_flag(file, EVENT_FILE_FL_SOFT_DISABLED, disabled);
+	trace_file_set_flag(file, EVENT_FILE_FL_SOFT_DISABLED, disabled);
 	return 0;
 }
 
@@ -903,7 +895,7 @@ static void tr_update_pid_flag(struct trace_array *tr)
 	tr->pid_filtered = on;
 	for (i = 0; i < tr->nr_files; i++)
 		if (tr->files[i])
-			file_set_flag(tr->files[i], EVENT_FILE_FL_PID_FILTER, on);
+			trace_file_set_flag(tr->files[i], EVENT_FILE_FL_PID_FILTER, on);
 }
 
 /*
