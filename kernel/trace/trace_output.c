@@ -181,52 +181,49 @@ int trace_print_event(struct trace_seq *s, const void *entry, unsigned int len)
 	return err;
 }
 
-const char *__ustrace_print_flags_seq(struct trace_seq *p, const char *delim,
-				  unsigned long flags,
-				  const struct trace_print_flags *flag_array)
+/*
+ * The __print_flags() and __print_symbolic() tables come in two types
+ * (unsigned long and u64 masks); one walk serves both, reading entry @i
+ * through @entry: its mask, and its name (NULL at the end).
+ */
+typedef const char *(*print_entry_fn)(const void *array, unsigned int i,
+				      unsigned long long *mask);
+
+static const char *flags_entry(const void *array, unsigned int i, unsigned long long *mask)
 {
-	const char *ret = trace_seq_buffer_ptr(p);
-	bool first = true;
-	unsigned int i;
+	const struct trace_print_flags *f = (const struct trace_print_flags *)array + i;
 
-	for (i = 0; flag_array[i].name && flags; i++) {
-		unsigned long mask = flag_array[i].mask;
-
-		if ((flags & mask) != mask)
-			continue;
-		flags &= ~mask;
-		if (!first && delim)
-			trace_seq_puts(p, delim);
-		first = false;
-		trace_seq_puts(p, flag_array[i].name);
-	}
-	if (flags) {
-		if (!first && delim)
-			trace_seq_puts(p, delim);
-		trace_seq_printf(p, "0x%lx", flags);
-	}
-	trace_seq_putc(p, 0);
-	return ret;
+	*mask = f->mask;
+	return f->name;
 }
 
-const char *__ustrace_print_flags_seq_u64(struct trace_seq *p, const char *delim,
-				      unsigned long long flags,
-				      const struct trace_print_flags_u64 *flag_array)
+static const char *flags_u64_entry(const void *array, unsigned int i,
+				   unsigned long long *mask)
 {
-	const char *ret = trace_seq_buffer_ptr(p);
+	const struct trace_print_flags_u64 *f = (const struct trace_print_flags_u64 *)array + i;
+
+	*mask = f->mask;
+	return f->name;
+}
+
+/* "A|B|0x40": the names of the masks @flags holds, then what is left. */
+static const char *print_flags(struct trace_seq *p, const char *delim,
+			       unsigned long long flags, const void *array,
+			       print_entry_fn entry)
+{
+	const char *ret = trace_seq_buffer_ptr(p), *name;
+	unsigned long long mask;
 	bool first = true;
 	unsigned int i;
 
-	for (i = 0; flag_array[i].name && flags; i++) {
-		unsigned long long mask = flag_array[i].mask;
-
+	for (i = 0; flags && (name = entry(array, i, &mask)); i++) {
 		if ((flags & mask) != mask)
 			continue;
 		flags &= ~mask;
 		if (!first && delim)
 			trace_seq_puts(p, delim);
 		first = false;
-		trace_seq_puts(p, flag_array[i].name);
+		trace_seq_puts(p, name);
 	}
 	if (flags) {
 		if (!first && delim)
@@ -237,41 +234,51 @@ const char *__ustrace_print_flags_seq_u64(struct trace_seq *p, const char *delim
 	return ret;
 }
 
-const char *__ustrace_print_symbols_seq(struct trace_seq *p, unsigned long val,
-				    const struct trace_print_flags *symbol_array)
+/* The name of the entry whose mask is @val, or @val in hex. */
+static const char *print_symbols(struct trace_seq *p, unsigned long long val,
+				 const void *array, print_entry_fn entry)
 {
-	const char *ret = trace_seq_buffer_ptr(p);
+	const char *ret = trace_seq_buffer_ptr(p), *name;
+	unsigned long long mask;
 	unsigned int i;
 
-	for (i = 0; symbol_array[i].name; i++) {
-		if (val == symbol_array[i].mask) {
-			trace_seq_puts(p, symbol_array[i].name);
+	for (i = 0; (name = entry(array, i, &mask)); i++) {
+		if (val == mask) {
+			trace_seq_puts(p, name);
 			break;
 		}
 	}
-	if (!symbol_array[i].name)
-		trace_seq_printf(p, "0x%lx", val);
+	if (!name)
+		trace_seq_printf(p, "0x%llx", val);
 	trace_seq_putc(p, 0);
 	return ret;
 }
 
-const char *__ustrace_print_symbols_seq_u64(struct trace_seq *p,
-					unsigned long long val,
-					const struct trace_print_flags_u64 *symbol_array)
+const char *__ustrace_print_flags_seq(struct trace_seq *p, const char *delim,
+				      unsigned long flags,
+				      const struct trace_print_flags *flag_array)
 {
-	const char *ret = trace_seq_buffer_ptr(p);
-	unsigned int i;
+	return print_flags(p, delim, flags, flag_array, flags_entry);
+}
 
-	for (i = 0; symbol_array[i].name; i++) {
-		if (val == symbol_array[i].mask) {
-			trace_seq_puts(p, symbol_array[i].name);
-			break;
-		}
-	}
-	if (!symbol_array[i].name)
-		trace_seq_printf(p, "0x%llx", val);
-	trace_seq_putc(p, 0);
-	return ret;
+const char *__ustrace_print_flags_seq_u64(struct trace_seq *p, const char *delim,
+					  unsigned long long flags,
+					  const struct trace_print_flags_u64 *flag_array)
+{
+	return print_flags(p, delim, flags, flag_array, flags_u64_entry);
+}
+
+const char *__ustrace_print_symbols_seq(struct trace_seq *p, unsigned long val,
+					const struct trace_print_flags *symbol_array)
+{
+	return print_symbols(p, val, symbol_array, flags_entry);
+}
+
+const char *__ustrace_print_symbols_seq_u64(struct trace_seq *p,
+					    unsigned long long val,
+					    const struct trace_print_flags_u64 *symbol_array)
+{
+	return print_symbols(p, val, symbol_array, flags_u64_entry);
 }
 
 /* "01 02 ff" (__print_hex) or "0102ff" (__print_hex_str) */
