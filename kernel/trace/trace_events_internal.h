@@ -133,7 +133,6 @@ enum trace_option {
  * @nr_cpus:     entries in @size_kb
  * @options:     bit TRACE_OPT_x set when the option is on
  * @clock_idx:   the trace_clock, an index for trace_clock_get()
- * @tracing_on:  the tracing_on file
  * @time_start:  the buffer's clock when it was last cleared (the zero of
  *               latency-format times)
  * @pid_filtered: set_event_pid or set_event_notrace_pid is not empty
@@ -154,7 +153,6 @@ struct trace_array {
 	int				nr_cpus;
 	unsigned long			options;
 	unsigned int			clock_idx;
-	int				tracing_on;
 	uint64_t			time_start;
 	bool				pid_filtered;
 	pid_t				*pids[2];
@@ -177,6 +175,8 @@ struct trace_event_file *trace_array_file_locked(struct trace_array *tr,
 struct trace_event_file **trace_array_forget_call_locked(struct trace_event_call *call,
 							 unsigned int *nr);
 bool trace_array_pid_ignored(struct trace_array *tr, pid_t pid);
+/* tracing_on, from any thread, a probe included. */
+void trace_array_tracing_switch(struct trace_array *tr, bool on);
 void trace_array_fork_child(pid_t parent, pid_t child);
 /*
  * The probe's hooks for filters and triggers (trace_events_filter.c,

@@ -547,20 +547,6 @@ static void generic_print(struct trace_seq *s, const struct event_trigger *t)
 	trigger_print_count(s, t);
 }
 
-/*
- * tracing_on of the instance, from a probe: the ring buffer's bit, which
- * is what the kernel's tracer_tracing_is_on() reads, and the value the
- * tracing_on file shows.
- */
-static void set_tracing_on(struct trace_array *tr, bool on)
-{
-	__atomic_store_n(&tr->tracing_on, on, __ATOMIC_RELAXED);
-	if (on)
-		ring_buffer_record_on(tr->buffer);
-	else
-		ring_buffer_record_off(tr->buffer);
-}
-
 static const struct event_command trigger_traceon_cmd;
 
 static void traceonoff_func(struct event_trigger *t, const struct trigger_ctx *ctx)
@@ -574,7 +560,7 @@ static void traceonoff_func(struct event_trigger *t, const struct trigger_ctx *c
 		return;
 	if (!trigger_take_count(t))
 		return;
-	set_tracing_on(tr, on);
+	trace_array_tracing_switch(tr, on);
 }
 
 static void snapshot_func(struct event_trigger *t, const struct trigger_ctx *ctx)

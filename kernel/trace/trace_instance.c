@@ -213,7 +213,6 @@ static int tr_alloc_buffer(struct trace_array *tr)
 	for (cpu = 0; cpu < tr->nr_cpus; cpu++)
 		tr->size_kb[cpu] = TRACE_BUF_SIZE_DEFAULT_KB;
 	tr->options = trace_option_defaults;
-	tr->tracing_on = 1;
 	return 0;
 }
 
@@ -679,26 +678,36 @@ static struct trace_array *tr_or_top(struct trace_array *tr)
 	return tr ? tr : trace_array_top();
 }
 
+/*
+ * tracing_on is the buffer's off bit, as the kernel's
+ * tracer_tracing_is_on() reads it: the file, the traceon/traceoff
+ * triggers and a snapshot with no buffer all change that one atomic bit,
+ * from any thread, so what the file shows is what the buffer does.
+ */
 int trace_array_tracing_on(struct trace_array *tr)
 {
 	tr = tr_or_top(tr);
-	return tr ? __atomic_load_n(&tr->tracing_on, __ATOMIC_RELAXED) : 0;
+	return tr ? ring_buffer_record_is_set_on(tr->buffer) : 0;
+}
+
+/**
+ * trace_array_tracing_switch - turn recording into @tr on or off
+ *
+ * Context: any thread, a probe included (one atomic bit).
+ */
+void trace_array_tracing_switch(struct trace_array *tr, bool on)
+{
+	if (on)
+		ring_buffer_record_on(tr->buffer);
+	else
+		ring_buffer_record_off(tr->buffer);
 }
 
 void trace_array_set_tracing_on(struct trace_array *tr, int on)
 {
 	tr = tr_or_top(tr);
-	if (!tr)
-		return;
-	trace_event_lock();
-	if (tr->tracing_on != !!on) {
-		tr->tracing_on = !!on;
-		if (on)
-			ring_buffer_record_on(tr->buffer);
-		else
-			ring_buffer_record_off(tr->buffer);
-	}
-	trace_event_unlock();
+	if (tr)
+		trace_array_tracing_switch(tr, on);
 }
 
 /**

@@ -241,8 +241,7 @@ void trace_snapshot_take(struct trace_snapshot *snap)
 	if (!__atomic_load_n(&snap->allocated, __ATOMIC_ACQUIRE)) {
 		trace_array_marker_write(tr, not_allocated, sizeof(not_allocated) - 1);
 		trace_array_marker_write(tr, stopping, sizeof(stopping) - 1);
-		__atomic_store_n(&tr->tracing_on, 0, __ATOMIC_RELAXED);
-		ring_buffer_record_off(tr->buffer);
+		trace_array_tracing_switch(tr, false);
 		return;
 	}
 	if (rb_swap_pages(tr->buffer, snap->buffer, false))

@@ -234,6 +234,69 @@ static void traceoff_traceon(void)
 	EXPECT_EQ(0, trace_array_destroy(tr));
 }
 
+/*
+ * tracing_on is the buffer's recording bit: what turned recording off
+ * (a trigger, the ring buffer itself) shows in the file, and writing 1
+ * starts recording again.  Then the file and the triggers race from two
+ * threads (a data race to ThreadSanitizer while the file kept a word of
+ * its own), and after that the two still agree.
+ */
+#define TO_ROUNDS	20000
+
+static void *tracing_on_writer(void *p)
+{
+	struct trace_array *tr = p;
+
+	for (int i = 0; i < TO_ROUNDS; i++)
+		trace_array_set_tracing_on(tr, i & 1);
+	return NULL;
+}
+
+static void *tracing_on_firer(void *p)
+{
+	(void)p;
+	for (int i = 0; i < TO_ROUNDS; i++) {
+		fire(i);		/* traceoff */
+		trace_trg_other(i);	/* traceon */
+	}
+	return NULL;
+}
+
+static void tracing_on_bit(void)
+{
+	struct trace_array *tr = instance("t-onbit", "*");
+	struct trace_buffer *buffer;
+	pthread_t th[2];
+	char *text;
+
+	ASSERT_TRUE(tr != NULL);
+	buffer = trace_array_buffer(tr);
+	ring_buffer_record_off(buffer);
+	EXPECT_EQ(0, trace_array_tracing_on(tr));
+	trace_array_set_tracing_on(tr, 1);
+	EXPECT_EQ(1, trace_array_tracing_on(tr));
+	EXPECT_TRUE(ring_buffer_record_is_set_on(buffer));
+	trace_trg_other(1);
+	text = trace_text(tr);
+	EXPECT_EQ(1, count(text, "trg_other: v=1\n"));
+	free(text);
+
+	EXPECT_EQ(0, set(tr, ev(), "traceoff"));
+	EXPECT_EQ(0, set(tr, other(), "traceon"));
+	pthread_create(&th[0], NULL, tracing_on_writer, tr);
+	pthread_create(&th[1], NULL, tracing_on_firer, NULL);
+	pthread_join(th[0], NULL);
+	pthread_join(th[1], NULL);
+	EXPECT_EQ(ring_buffer_record_is_set_on(buffer), trace_array_tracing_on(tr));
+	EXPECT_EQ(0, set(tr, ev(), "!traceoff"));
+	EXPECT_EQ(0, set(tr, other(), "!traceon"));
+	trace_array_set_tracing_on(tr, 0);
+	EXPECT_FALSE(ring_buffer_record_is_set_on(buffer));
+	trace_array_set_tracing_on(tr, 1);
+	EXPECT_TRUE(ring_buffer_record_is_set_on(buffer));
+	EXPECT_EQ(0, trace_array_destroy(tr));
+}
+
 static void soft_mode(void)
 {
 	struct trace_array *tr = trace_array_create("t-soft");
@@ -990,10 +1053,11 @@ static void event_removed(void)
 int main(void)
 {
 	ksft_print_header();
-	ksft_set_plan(18);
+	ksft_set_plan(19);
 	KSFT_RUN(help_and_errors);
 	KSFT_RUN(counts_and_families);
 	KSFT_RUN(traceoff_traceon);
+	KSFT_RUN(tracing_on_bit);
 	KSFT_RUN(soft_mode);
 	KSFT_RUN(stacktrace);
 	KSFT_RUN(conditions);
