@@ -5,6 +5,7 @@
 #ifndef _USTRACE_KERNEL_INTERNAL_H
 #define _USTRACE_KERNEL_INTERNAL_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -19,8 +20,35 @@
 		fprintf(stderr, fmt, ##__VA_ARGS__);			\
 })
 
-/* kernel/jump_label.c: held across fork() by the tracepoint core. */
-void jump_label_lock(void);
-void jump_label_unlock(void);
+/*
+ * fork() (kernel/fork.c): the parts of the library that have locks, in the
+ * order the library's paths nest them, outermost first.  The prepare
+ * handler takes them in this order; a new lock gets the level of what
+ * nests it, and Documentation/trace/fork.rst and kernel/fork.c say why
+ * each is where it is.
+ */
+enum ustrace_fork_level {
+	USTRACE_FORK_TRACEFS_FUSE,	/* tfs_ctl_lock */
+	USTRACE_FORK_TRACEFS,		/* tfs_tree_lock, each tfs_inst.lock */
+	USTRACE_FORK_EVENTS,		/* event_mutex */
+	USTRACE_FORK_TRACEPOINTS,	/* tracepoints_mutex */
+	USTRACE_FORK_JUMP_LABEL,	/* jump_label_mutex */
+	USTRACE_FORK_RING_BUFFER,	/* buffer list, mutexes, reader_locks */
+	USTRACE_FORK_RCU,		/* liburcu-bp's own */
+	USTRACE_FORK_CMDLINES,		/* cmdline_lock */
+	USTRACE_FORK_STACK_SYMS,	/* sym_lock */
+	USTRACE_FORK_NR_LEVELS,
+};
+
+struct ustrace_fork_ops {
+	void (*prepare)(void);
+	void (*parent)(void);
+	void (*child)(void);
+};
+
+void ustrace_fork_register(enum ustrace_fork_level level, const struct ustrace_fork_ops *ops);
+
+/* A mutex as a child must find it: unlocked (@type: PTHREAD_MUTEX_*). */
+void ustrace_fork_reinit_mutex(pthread_mutex_t *mutex, int type);
 
 #endif /* _USTRACE_KERNEL_INTERNAL_H */

@@ -243,15 +243,32 @@ void __ustrace_jump_table_unregister(struct jump_entry *start,
 	pthread_mutex_unlock(&jump_label_mutex);
 }
 
-/* Fork safety: the child must not inherit a held mutex. */
-void jump_label_lock(void)
+/* fork(): level USTRACE_FORK_JUMP_LABEL, inside tracepoints_mutex. */
+static void jl_fork_prepare(void)
 {
 	pthread_mutex_lock(&jump_label_mutex);
 }
 
-void jump_label_unlock(void)
+static void jl_fork_parent(void)
 {
 	pthread_mutex_unlock(&jump_label_mutex);
+}
+
+static void jl_fork_child(void)
+{
+	ustrace_fork_reinit_mutex(&jump_label_mutex, PTHREAD_MUTEX_DEFAULT);
+}
+
+static const struct ustrace_fork_ops jl_fork_ops = {
+	.prepare	= jl_fork_prepare,
+	.parent		= jl_fork_parent,
+	.child		= jl_fork_child,
+};
+
+__attribute__((__constructor__))
+static void jump_label_fork_init(void)
+{
+	ustrace_fork_register(USTRACE_FORK_JUMP_LABEL, &jl_fork_ops);
 }
 
 #ifndef __USTRACE_HAVE_JUMP_LABEL

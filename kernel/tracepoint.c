@@ -22,7 +22,8 @@
  * milliseconds while threads keep firing); only that batch flush, done
  * outside the mutex and never inside a read-side critical section, does.
  *
- * Lock order: tracepoints_mutex, then jump_label_mutex.
+ * Lock order: tracepoints_mutex, then jump_label_mutex (kernel/fork.c has
+ * the library's whole order).
  */
 #define _LGPL_SOURCE
 #define __USTRACE_CORE
@@ -99,26 +100,39 @@ static void tp_mark_exiting(void)
 	__atomic_store_n(&process_exiting, true, __ATOMIC_RELAXED);
 }
 
-static void tp_prefork(void)
+/*
+ * fork(): level USTRACE_FORK_TRACEPOINTS, and liburcu-bp's own locks at
+ * USTRACE_FORK_RCU (registered here: this file is the library's only user
+ * of liburcu-bp).  Writers hold tracepoints_mutex across the jump label
+ * updates and never across a grace period; the event mutex is outside.
+ */
+static void tp_fork_prepare(void)
 {
 	pthread_mutex_lock(&tracepoints_mutex);
-	jump_label_lock();
-	urcu_bp_before_fork();
 }
 
-static void tp_postfork_parent(void)
+static void tp_fork_parent(void)
 {
-	urcu_bp_after_fork_parent();
-	jump_label_unlock();
 	pthread_mutex_unlock(&tracepoints_mutex);
 }
 
-static void tp_postfork_child(void)
+static void tp_fork_child(void)
 {
-	urcu_bp_after_fork_child();
-	jump_label_unlock();
-	pthread_mutex_unlock(&tracepoints_mutex);
+	ustrace_fork_reinit_mutex(&tracepoints_mutex, PTHREAD_MUTEX_DEFAULT);
 }
+
+static const struct ustrace_fork_ops tp_fork_ops = {
+	.prepare	= tp_fork_prepare,
+	.parent		= tp_fork_parent,
+	.child		= tp_fork_child,
+};
+
+/* liburcu-bp forgets the parent's other threads in the child. */
+static const struct ustrace_fork_ops tp_rcu_fork_ops = {
+	.prepare	= urcu_bp_before_fork,
+	.parent		= urcu_bp_after_fork_parent,
+	.child		= urcu_bp_after_fork_child,
+};
 
 static void tp_init_once(void)
 {
@@ -128,7 +142,8 @@ static void tp_init_once(void)
 	 * probes from objects that are not going to be unmapped.
 	 */
 	atexit(tp_mark_exiting);
-	pthread_atfork(tp_prefork, tp_postfork_parent, tp_postfork_child);
+	ustrace_fork_register(USTRACE_FORK_TRACEPOINTS, &tp_fork_ops);
+	ustrace_fork_register(USTRACE_FORK_RCU, &tp_rcu_fork_ops);
 }
 
 static void tp_init(void)

@@ -111,6 +111,9 @@ struct trace_buffer {
 	 * pages it reserved in, wherever they went.
 	 */
 	char *pair_base[2];
+
+	/* Every buffer, in allocation order, for fork() (ring_buffer_fork.c). */
+	struct trace_buffer *fork_next, **fork_pprev;
 };
 
 struct ring_buffer_iter {
@@ -455,6 +458,10 @@ int rb_claim_next(struct trace_buffer *buffer, char *region, u64 pos,
 		  enum rb_claim_mode mode, u32 *npage, u32 *nslot);
 void rb_finish_switch(char *region, u64 old, u32 npage, u32 nslot, u64 ts);
 void rb_corrupt(struct trace_buffer *buffer, int cpu, const char *what);
+
+/* ring_buffer_fork.c: from ring_buffer_alloc() and ring_buffer_free(). */
+void rb_fork_track(struct trace_buffer *buffer);
+void rb_fork_untrack(struct trace_buffer *buffer);
 
 static inline int rb_region_cpu(const struct trace_buffer *buffer, const char *region)
 {

@@ -1059,6 +1059,7 @@ struct trace_buffer *ring_buffer_alloc(unsigned long size, unsigned flags)
 		rb_init_cpu(cpu_buffer, nr_slots, now, true);
 		cpu_buffer->meta->tail = (struct rb_tail){ rb_mkpos(0, 0, 0), now };
 	}
+	rb_fork_track(buffer);
 	return buffer;
 fail:
 	if (buffer->map)
@@ -1081,6 +1082,7 @@ void ring_buffer_free(struct trace_buffer *buffer)
 {
 	if (!buffer)
 		return;
+	rb_fork_untrack(buffer);
 	for (unsigned int cpu = 0; cpu < buffer->nr_cpus; cpu++)
 		pthread_mutex_destroy(&buffer->cpus[cpu].reader_lock);
 	munmap(buffer->map, buffer->map_size);

@@ -27,6 +27,7 @@
 #include <linux/trace_clock.h>
 #include <linux/trace_events.h>
 
+#include "../internal.h"
 #include "rb_internal.h"
 #include "trace_array.h"
 #include "trace_events_internal.h"
@@ -48,6 +49,38 @@ struct saved_cmdline {
 
 static struct saved_cmdline saved_cmdlines[SAVED_CMDLINES];
 static pthread_mutex_t cmdline_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/*
+ * fork(): level USTRACE_FORK_CMDLINES.  A thread's first event takes the
+ * lock inside an RCU read-side section, so it comes after liburcu-bp's
+ * locks: a grace period under way may be waiting for that thread.
+ */
+static void cmdline_fork_prepare(void)
+{
+	pthread_mutex_lock(&cmdline_lock);
+}
+
+static void cmdline_fork_parent(void)
+{
+	pthread_mutex_unlock(&cmdline_lock);
+}
+
+static void cmdline_fork_child(void)
+{
+	ustrace_fork_reinit_mutex(&cmdline_lock, PTHREAD_MUTEX_DEFAULT);
+}
+
+static const struct ustrace_fork_ops cmdline_fork_ops = {
+	.prepare	= cmdline_fork_prepare,
+	.parent		= cmdline_fork_parent,
+	.child		= cmdline_fork_child,
+};
+
+__attribute__((__constructor__))
+static void cmdline_fork_init(void)
+{
+	ustrace_fork_register(USTRACE_FORK_CMDLINES, &cmdline_fork_ops);
+}
 
 /**
  * trace_save_cmdline - remember the calling thread's name for @pid

@@ -67,35 +67,44 @@ static void mark_exiting(void)
 	__atomic_store_n(&process_exiting, true, __ATOMIC_RELAXED);
 }
 
-static void fork_prepare(void)
+/* fork(): level USTRACE_FORK_EVENTS, inside the tracefs tree's locks. */
+static void events_fork_prepare(void)
 {
 	pthread_mutex_lock(&event_mutex);
 }
 
-static void fork_parent(void)
+static void events_fork_parent(void)
 {
 	pthread_mutex_unlock(&event_mutex);
 }
 
 /*
  * The child of fork() is a new thread: forget the parent's id, and with
- * the event-fork option follow the parent's pid filters.
+ * the event-fork option follow the parent's pid filters.  The event mutex
+ * is recursive, and so owned by the forker's thread id in the parent: the
+ * child's thread cannot unlock it, it starts anew.
  */
-static void fork_child(void)
+static void events_fork_child(void)
 {
 	pid_t parent = cached_tid ? cached_tid : getppid();
 
 	cached_tid = 0;
 	trace_array_fork_child(parent, getpid());
-	pthread_mutex_unlock(&event_mutex);
+	ustrace_fork_reinit_mutex(&event_mutex, PTHREAD_MUTEX_RECURSIVE);
 }
+
+static const struct ustrace_fork_ops events_fork_ops = {
+	.prepare	= events_fork_prepare,
+	.parent		= events_fork_parent,
+	.child		= events_fork_child,
+};
 
 __attribute__((__constructor__))
 static void trace_events_init(void)
 {
 	/* atexit handlers run before the destructors of loaded objects. */
 	atexit(mark_exiting);
-	pthread_atfork(fork_prepare, fork_parent, fork_child);
+	ustrace_fork_register(USTRACE_FORK_EVENTS, &events_fork_ops);
 }
 
 /* The record-cmd option: save the names of threads that record. */

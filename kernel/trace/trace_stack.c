@@ -34,6 +34,7 @@
 #include <linux/ring_buffer.h>
 #include <linux/trace_events.h>
 
+#include "../internal.h"
 #include "trace_events_internal.h"
 #include "trace_trigger.h"
 
@@ -318,6 +319,34 @@ struct sym_cache_entry {
 /* Direct-mapped: an address looked up again evicts nobody else's. */
 static struct sym_cache_entry sym_cache[SYM_CACHE_SIZE];
 static pthread_mutex_t sym_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* fork(): level USTRACE_FORK_STACK_SYMS, the innermost. */
+static void sym_fork_prepare(void)
+{
+	pthread_mutex_lock(&sym_lock);
+}
+
+static void sym_fork_parent(void)
+{
+	pthread_mutex_unlock(&sym_lock);
+}
+
+static void sym_fork_child(void)
+{
+	ustrace_fork_reinit_mutex(&sym_lock, PTHREAD_MUTEX_DEFAULT);
+}
+
+static const struct ustrace_fork_ops sym_fork_ops = {
+	.prepare	= sym_fork_prepare,
+	.parent		= sym_fork_parent,
+	.child		= sym_fork_child,
+};
+
+__attribute__((__constructor__))
+static void sym_fork_init(void)
+{
+	ustrace_fork_register(USTRACE_FORK_STACK_SYMS, &sym_fork_ops);
+}
 
 /*
  * The function that holds @ip: the last one starting at or before it

@@ -25,6 +25,7 @@
 
 #include <linux/ring_buffer.h>
 
+#include "../internal.h"
 #include "trace_array.h"
 #include "tracefs_internal.h"
 
@@ -490,6 +491,52 @@ fail:
 out:
 	pthread_mutex_unlock(&tfs_tree_lock);
 	return err;
+}
+
+/* ------------------------------------------------------------------
+ * fork(): level USTRACE_FORK_TRACEFS, inside the FUSE server's control
+ * lock and outside the engine's.  A child may serve the same tree at a
+ * mount of its own; the files its parent's servers had open are never
+ * used again (their locks are left as they were).
+ */
+
+static void tfs_fork_prepare(void)
+{
+	pthread_mutex_lock(&tfs_tree_lock);
+	if (top_inst)
+		pthread_mutex_lock(&top_inst->lock);
+	for (unsigned int i = 0; i < nr_insts; i++)
+		pthread_mutex_lock(&insts[i]->lock);
+}
+
+static void tfs_fork_parent(void)
+{
+	for (unsigned int i = nr_insts; i-- > 0; )
+		pthread_mutex_unlock(&insts[i]->lock);
+	if (top_inst)
+		pthread_mutex_unlock(&top_inst->lock);
+	pthread_mutex_unlock(&tfs_tree_lock);
+}
+
+static void tfs_fork_child(void)
+{
+	for (unsigned int i = 0; i < nr_insts; i++)
+		ustrace_fork_reinit_mutex(&insts[i]->lock, PTHREAD_MUTEX_DEFAULT);
+	if (top_inst)
+		ustrace_fork_reinit_mutex(&top_inst->lock, PTHREAD_MUTEX_DEFAULT);
+	ustrace_fork_reinit_mutex(&tfs_tree_lock, PTHREAD_MUTEX_DEFAULT);
+}
+
+static const struct ustrace_fork_ops tfs_fork_ops = {
+	.prepare	= tfs_fork_prepare,
+	.parent		= tfs_fork_parent,
+	.child		= tfs_fork_child,
+};
+
+__attribute__((__constructor__))
+static void tfs_fork_init(void)
+{
+	ustrace_fork_register(USTRACE_FORK_TRACEFS, &tfs_fork_ops);
 }
 
 /* ------------------------------------------------------------------

@@ -42,9 +42,9 @@
  * was killed too) answers ENOTCONN; the next start at that path clears it.
  *
  * fork().  The child does not serve: its copies of our descriptors are
- * closed in the child at once (pthread_atfork()), so that neither the
- * mount nor the connection outlives the parent because of a child; the
- * child may mount a tracefs of its own.  exec() drops everything: every
+ * closed in the child at once (a fork handler, kernel/fork.c), so that
+ * neither the mount nor the connection outlives the parent because of a
+ * child; the child may mount a tracefs of its own.  exec() drops everything: every
  * descriptor is close-on-exec, and the watchdog then unmounts.
  */
 #include <errno.h>
@@ -86,6 +86,7 @@
 #define RUNNING_ON_VALGRIND	0
 #endif
 
+#include "../internal.h"
 #include "tracefs.h"
 
 #define TFS_WORKERS		4
@@ -1719,6 +1720,11 @@ int ustrace_tracefs_unmount(void)
 	return err;
 }
 
+/*
+ * fork(): level USTRACE_FORK_TRACEFS_FUSE, the outermost of the library
+ * (kernel/fork.c).  The servers' own locks are not taken: the child never
+ * uses its parent's server.
+ */
 static void tfs_atfork_prepare(void)
 {
 	pthread_mutex_lock(&tfs_ctl_lock);
@@ -1747,8 +1753,14 @@ static void tfs_atfork_child(void)
 	}
 	/* A thread of the parent may have been waiting on it. */
 	pthread_cond_init(&tfs_ctl_cond, NULL);
-	pthread_mutex_unlock(&tfs_ctl_lock);
+	ustrace_fork_reinit_mutex(&tfs_ctl_lock, PTHREAD_MUTEX_DEFAULT);
 }
+
+static const struct ustrace_fork_ops tfs_fuse_fork_ops = {
+	.prepare	= tfs_atfork_prepare,
+	.parent		= tfs_atfork_parent,
+	.child		= tfs_atfork_child,
+};
 
 /* Embedded mode: USTRACE_TRACEFS=/dir mounts at startup, in the background. */
 __attribute__((constructor))
@@ -1757,7 +1769,7 @@ static void tfs_fuse_startup(void)
 	const char *path = getenv("USTRACE_TRACEFS");
 	int err;
 
-	pthread_atfork(tfs_atfork_prepare, tfs_atfork_parent, tfs_atfork_child);
+	ustrace_fork_register(USTRACE_FORK_TRACEFS_FUSE, &tfs_fuse_fork_ops);
 	if (!path || !*path)
 		return;
 	err = tfs_fuse_start(path, getenv("USTRACE_TRACEFS_OPTS"), false);

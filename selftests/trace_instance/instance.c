@@ -456,7 +456,8 @@ static void output_options(void)
 
 /*
  * fork(): the child keeps recording into the same buffers (a shared
- * mapping), under its own pid; the parent reads its events.
+ * mapping), under its own pid; the parent reads its events.  The child
+ * ends as programs do, with exit(): the library's destructors run in it.
  */
 static void fork_child_records(void)
 {
@@ -471,8 +472,10 @@ static void fork_child_records(void)
 	child = fork();
 	ASSERT_GE(child, 0);
 	if (!child) {
+		/* A hang in exit() is SIGALRM: a failure, not a stuck test. */
+		alarm(10);
 		trace_to_value(31, "child");
-		_exit(0);
+		exit(0);
 	}
 	ASSERT_EQ(child, waitpid(child, &status, 0));
 	EXPECT_EQ(0, status);

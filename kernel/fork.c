@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * fork(): one set of pthread_atfork() handlers for the whole library, so
+ * that the locks are taken in one documented order and none is held by a
+ * thread that does not exist in the child.
+ *
+ * Terminology:
+ *   level     a part of the library with locks of its own (enum
+ *             ustrace_fork_level in internal.h); levels are numbered in
+ *             the order the library's paths nest their locks, outermost
+ *             first
+ *   forker    the thread that calls fork(); the only thread of the child
+ *
+ * The prepare handler takes every lock of every level, level by level in
+ * that order, so the forker waits for the holders to finish what they are
+ * doing (no lock is held across a wait for anything but another of these
+ * locks, or the bounded waits of the ring buffer) and the child gets every
+ * structure in a state some thread left it in.  The parent's handler
+ * releases them, innermost first.  The child's handler re-initialises them
+ * rather than unlocking: a recursive or error-checking mutex may only be
+ * unlocked by its owner, which was the forker's thread id in the parent
+ * (the child's only thread has another), and that is exactly what made a
+ * child's exit() hang on the recursive event mutex.
+ *
+ * The lock order, as kernel/internal.h numbers it:
+ *
+ *   1  tfs_ctl_lock             tracefs_fuse.c: the mount's state
+ *   2  tfs_tree_lock, then each instance's tfs_inst.lock   tracefs.c
+ *   3  event_mutex              trace_events.c (recursive): the registry,
+ *                               instances, filters, triggers, hist
+ *   4  tracepoints_mutex        tracepoint.c
+ *   5  jump_label_mutex         jump_label.c
+ *   6  the ring buffers' list, each buffer's mutex (in allocation order: an
+ *      instance's before its snapshot's), then each CPU's reader_lock
+ *   7  liburcu-bp's rcu_gp_lock and registry lock (urcu_bp_before_fork())
+ *   8  cmdline_lock             trace.c: taken by a traced thread's first
+ *                               event, inside an RCU read-side section, so
+ *                               after liburcu-bp's (a grace period may be
+ *                               waiting for that thread)
+ *   9  sym_lock                 trace_stack.c
+ *
+ * Left alone, because the child never takes them: the FUSE server's
+ * per-server lock and each open file's lock (the child inherits no server
+ * and no open file: tracefs_fuse.c forsakes them), and the recorder's lock
+ * (trace_record.c: only the process that started the recording takes it).
+ * vfork() and posix_spawn() (and so system() and popen()) run no handler:
+ * the child shares the parent's memory only until it calls exec.
+ */
+#include <pthread.h>
+
+#include "internal.h"
+
+static const struct ustrace_fork_ops *fork_ops[USTRACE_FORK_NR_LEVELS];
+static pthread_once_t fork_once = PTHREAD_ONCE_INIT;
+
+/*
+ * The levels this thread's prepare handler took, for its parent's and
+ * child's handlers: a level that registers in between (the tracepoint
+ * core does so at its first use) must not be released by them.  Per
+ * thread, because glibc lets two threads run their prepare handlers at
+ * once, and the child's thread is the forker's, with its TLS.
+ */
+static __thread unsigned int fork_taken __attribute__((__tls_model__("initial-exec")));
+
+static const struct ustrace_fork_ops *fork_level(int i)
+{
+	return fork_taken & (1u << i) ? fork_ops[i] : NULL;
+}
+
+static void fork_prepare(void)
+{
+	fork_taken = 0;
+	for (int i = 0; i < USTRACE_FORK_NR_LEVELS; i++) {
+		const struct ustrace_fork_ops *ops = __atomic_load_n(&fork_ops[i],
+								     __ATOMIC_ACQUIRE);
+
+		if (!ops)
+			continue;
+		fork_taken |= 1u << i;
+		ops->prepare();
+	}
+}
+
+static void fork_parent(void)
+{
+	for (int i = USTRACE_FORK_NR_LEVELS; i-- > 0; )
+		if (fork_level(i))
+			fork_level(i)->parent();
+}
+
+static void fork_child(void)
+{
+	for (int i = USTRACE_FORK_NR_LEVELS; i-- > 0; )
+		if (fork_level(i))
+			fork_level(i)->child();
+}
+
+static void fork_init_once(void)
+{
+	pthread_atfork(fork_prepare, fork_parent, fork_child);
+}
+
+/**
+ * ustrace_fork_register - have fork() take and give back a level's locks
+ * @level: which (enum ustrace_fork_level); one registration each
+ * @ops:   its handlers, all three set: prepare takes the level's locks,
+ *         parent releases them, child makes them usable again
+ *         (re-initialises them); never changed afterwards
+ *
+ * Context: a constructor, or the level's first use.
+ */
+void ustrace_fork_register(enum ustrace_fork_level level, const struct ustrace_fork_ops *ops)
+{
+	pthread_once(&fork_once, fork_init_once);
+	__atomic_store_n(&fork_ops[level], ops, __ATOMIC_RELEASE);
+}
+
+/**
+ * ustrace_fork_reinit_mutex - make a mutex usable again in a fork child
+ * @mutex: a mutex the prepare handler locked (in the parent)
+ * @type:  PTHREAD_MUTEX_DEFAULT, PTHREAD_MUTEX_RECURSIVE, ...
+ *
+ * Unlocked first, then initialised anew.  The unlock is for the tools that
+ * follow which locks a thread holds by its calls (ThreadSanitizer would
+ * otherwise see the child's thread hold every lock forever); for a
+ * recursive mutex it fails (the owner is the forker's id in the parent),
+ * and the initialisation is what frees it.
+ *
+ * Context: a child's fork handler (the only thread).
+ */
+void ustrace_fork_reinit_mutex(pthread_mutex_t *mutex, int type)
+{
+	pthread_mutexattr_t attr;
+
+	pthread_mutex_unlock(mutex);
+	pthread_mutexattr_init(&attr);
+	pthread_mutexattr_settype(&attr, type);
+	pthread_mutex_init(mutex, &attr);
+	pthread_mutexattr_destroy(&attr);
+}

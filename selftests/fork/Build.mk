@@ -1,0 +1,16 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+#
+#   fork-safety  a traced program that forks, execs and spawns (fork() +
+#                exit(), fork() + exec(), system(), popen(), vfork() +
+#                exec(), posix_spawn()), from one thread and from several
+#                while others trace, change enables, read the buffer, serve
+#                a tracefs that is being read, or record; children mount a
+#                tracefs of their own.  Each case in a process of its own
+#                with a deadline (kernel/fork.c, issue 16).
+#   fork-safety-static  the same linked with libustrace.a, whose objects
+#                register their fork handlers from their own constructors
+
+$(call add-prog,$(d)/fork-safety,$(d)/fork.c,-lpthread)
+$(call add-static-prog,$(d)/fork-safety-static,$(d)/fork.c,-lpthread)
+$(call add-cflags,$(d)/fork.c,-I$(srctree)/$(d))
+TEST_PROGS += $(d)/fork-safety $(d)/fork-safety-static
