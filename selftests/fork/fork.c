@@ -72,6 +72,40 @@ const char *__tsan_default_options(void)
 }
 #endif
 
+#if defined(__SANITIZE_ADDRESS__)
+# define FORK_ASAN 1
+#elif defined(__has_feature)
+# if __has_feature(address_sanitizer)
+#  define FORK_ASAN 1
+# endif
+#endif
+
+#ifdef FORK_ASAN
+# include <sanitizer/lsan_interface.h>
+/*
+ * LeakSanitizer's limit: in the child of a multi-threaded fork the other
+ * threads are gone and their stacks are not scanned, so what only they
+ * pointed to (a FUSE worker's request buffer, a reader's iterator) is a
+ * "leak" at exit().  The check runs at the end of each case and of each
+ * exec'd child instead (leak_check()), where every thread was joined.
+ */
+const char *__lsan_default_options(void);
+const char *__lsan_default_options(void)
+{
+	return "leak_check_at_exit=0";
+}
+
+static int leak_check(int status)
+{
+	return __lsan_do_recoverable_leak_check() ? 1 : status;
+}
+#else
+static int leak_check(int status)
+{
+	return status;
+}
+#endif
+
 #define CHILD_DEADLINE	10	/* seconds, for one child */
 #define CASE_DEADLINE	45	/* seconds, for one case */
 #define CHILD_OK	"child ok\n"
@@ -919,12 +953,12 @@ int main(int argc, char **argv)
 		if (child_work())
 			return 2;
 		fputs(CHILD_OK, stdout);
-		return 0;
+		return leak_check(0);
 	}
 	if (argc == 5 && !strcmp(argv[1], "--case")) {
 		mode_on = !strcmp(argv[3], "on");
 		tmpdir = argv[4];
-		return run_case(argv[2]);
+		return leak_check(run_case(argv[2]));
 	}
 
 	ksft_print_header();
