@@ -11,9 +11,9 @@
  *             first
  *   forker    the thread that calls fork(); the only thread of the child
  *
- * The prepare handler takes every lock of every level, level by level in
- * that order, so the forker waits for the holders to finish what they are
- * doing (no lock is held across a wait for anything but another of these
+ * The prepare handler blocks every signal, then takes every lock of every
+ * level, level by level in that order, so the forker waits for the
+ * holders to finish what they are doing (no lock is held across a wait for anything but another of these
  * locks, or the bounded waits of the ring buffer) and the child gets every
  * structure in a state some thread left it in.  The parent's handler
  * releases them, innermost first.  The child's handler re-initialises them
@@ -47,6 +47,7 @@
  * the child shares the parent's memory only until it calls exec.
  */
 #include <pthread.h>
+#include <signal.h>
 
 #include "internal.h"
 
@@ -56,19 +57,32 @@ static pthread_once_t fork_once = PTHREAD_ONCE_INIT;
 /*
  * The levels this thread's prepare handler took, for its parent's and
  * child's handlers: a level that registers in between (the tracepoint
- * core does so at its first use) must not be released by them.  Per
- * thread, because glibc lets two threads run their prepare handlers at
- * once, and the child's thread is the forker's, with its TLS.
+ * core does so at its first use) must not be released by them.  And the
+ * signal mask it had.  Per thread, because glibc lets two threads run
+ * their prepare handlers at once, and the child's thread is the forker's,
+ * with its TLS.
  */
-static __thread unsigned int fork_taken __attribute__((__tls_model__("initial-exec")));
+static __thread unsigned int fork_taken;
+static __thread sigset_t fork_sigmask;
 
 static const struct ustrace_fork_ops *fork_level(int i)
 {
 	return fork_taken & (1u << i) ? fork_ops[i] : NULL;
 }
 
+/*
+ * Every signal is blocked while the forker holds the locks: a handler
+ * that ran on it then (the recorder's on a fatal signal reads the buffer
+ * under a reader lock; a program's handler may fire an event, which takes
+ * the saved cmdlines' lock) would wait for a lock its own thread holds.
+ * The signals wait until the parent's or child's handler is done.
+ */
 static void fork_prepare(void)
 {
+	sigset_t all;
+
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &fork_sigmask);
 	fork_taken = 0;
 	for (int i = 0; i < USTRACE_FORK_NR_LEVELS; i++) {
 		const struct ustrace_fork_ops *ops = __atomic_load_n(&fork_ops[i],
@@ -86,6 +100,7 @@ static void fork_parent(void)
 	for (int i = USTRACE_FORK_NR_LEVELS; i-- > 0; )
 		if (fork_level(i))
 			fork_level(i)->parent();
+	pthread_sigmask(SIG_SETMASK, &fork_sigmask, NULL);
 }
 
 static void fork_child(void)
@@ -93,6 +108,7 @@ static void fork_child(void)
 	for (int i = USTRACE_FORK_NR_LEVELS; i-- > 0; )
 		if (fork_level(i))
 			fork_level(i)->child();
+	pthread_sigmask(SIG_SETMASK, &fork_sigmask, NULL);
 }
 
 static void fork_init_once(void)
