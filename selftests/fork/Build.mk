@@ -7,10 +7,11 @@
 #                a tracefs that is being read, or record; children mount a
 #                tracefs of their own.  Each case in a process of its own
 #                with a deadline (kernel/fork.c, issue 16).
-#   fork-safety-static  the same linked with libustrace.a, whose objects
-#                register their fork handlers from their own constructors
+#   fork-safety-static  the cases that fork, linked with libustrace.a,
+#                whose objects register their fork handlers from their
+#                own constructors (fork-static.c)
 
 $(call add-prog,$(d)/fork-safety,$(d)/fork.c,-lpthread)
-$(call add-static-prog,$(d)/fork-safety-static,$(d)/fork.c,-lpthread)
-$(call add-cflags,$(d)/fork.c,-I$(srctree)/$(d))
+$(call add-static-prog,$(d)/fork-safety-static,$(d)/fork-static.c,-lpthread)
+$(call add-cflags,$(d)/fork.c $(d)/fork-static.c,-I$(srctree)/$(d))
 TEST_PROGS += $(d)/fork-safety $(d)/fork-safety-static

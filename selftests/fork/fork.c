@@ -482,12 +482,15 @@ static int case_fork_exit(void)
 	return bad;
 }
 
+/* This program first, traced, then a shell. */
 static int serial(int (*method)(void))
 {
 	fire(1);
-	for (int i = 0; i < NR_SERIAL; i++)
+	for (int i = 0; i < NR_SERIAL; i++) {
+		exec_shell = i > 0;
 		if (method() < 0)
 			return 1;
+	}
 	fire(2);
 	return 0;
 }
@@ -843,21 +846,33 @@ static int case_recorder(void)
 
 enum { BOTH, ON_ONLY };
 
+/*
+ * fork-safety-static (fork-static.c) runs only the cases whose children
+ * are forked: the others run no fork handler, and the sanitized variants
+ * have a time limit.
+ */
+#ifdef FORK_STATIC
+# define FORK_ONLY	true
+#else
+# define FORK_ONLY	false
+#endif
+
 static const struct fork_case {
 	const char	*name;
 	int		(*fn)(void);
 	int		modes;
+	bool		forks;
 } cases[] = {
-	{ "fork-exit",		case_fork_exit,		BOTH },
-	{ "fork-exec",		case_fork_exec,		BOTH },
-	{ "system",		case_system,		BOTH },
-	{ "popen",		case_popen,		BOTH },
-	{ "vfork-exec",		case_vfork_exec,	BOTH },
-	{ "posix-spawn",	case_posix_spawn,	BOTH },
-	{ "threads",		case_threads,		BOTH },
-	{ "child-mount",	case_child_mount,	BOTH },
-	{ "tracefs",		case_tracefs,		BOTH },
-	{ "recorder",		case_recorder,		ON_ONLY },
+	{ "fork-exit",		case_fork_exit,		BOTH,		true },
+	{ "fork-exec",		case_fork_exec,		BOTH,		true },
+	{ "system",		case_system,		BOTH,		false },
+	{ "popen",		case_popen,		BOTH,		false },
+	{ "vfork-exec",		case_vfork_exec,	BOTH,		false },
+	{ "posix-spawn",	case_posix_spawn,	BOTH,		false },
+	{ "threads",		case_threads,		BOTH,		true },
+	{ "child-mount",	case_child_mount,	BOTH,		true },
+	{ "tracefs",		case_tracefs,		BOTH,		true },
+	{ "recorder",		case_recorder,		ON_ONLY,	true },
 };
 #define NR_CASES	(int)(sizeof(cases) / sizeof(cases[0]))
 
@@ -984,9 +999,12 @@ int main(int argc, char **argv)
 	ksft_print_header();
 	n = 0;
 	for (int i = 0; i < NR_CASES; i++)
-		n += cases[i].modes == BOTH ? 2 : 1;
+		if (cases[i].forks || !FORK_ONLY)
+			n += cases[i].modes == BOTH ? 2 : 1;
 	ksft_set_plan((unsigned int)n);
 	for (int i = 0; i < NR_CASES; i++) {
+		if (!cases[i].forks && FORK_ONLY)
+			continue;
 		harness_one(&cases[i], "on");
 		if (cases[i].modes == BOTH)
 			harness_one(&cases[i], "off");
