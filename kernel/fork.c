@@ -13,14 +13,15 @@
  *
  * The prepare handler blocks every signal, then takes every lock of every
  * level, level by level in that order, so the forker waits for the
- * holders to finish what they are doing (no lock is held across a wait for anything but another of these
- * locks, or the bounded waits of the ring buffer) and the child gets every
+ * holders to finish what they are doing (none is held across a wait for
+ * anything but another of these locks, a grace period, or the ring
+ * buffer's bounded wait for reservations) and the child gets every
  * structure in a state some thread left it in.  The parent's handler
- * releases them, innermost first.  The child's handler re-initialises them
- * rather than unlocking: a recursive or error-checking mutex may only be
- * unlocked by its owner, which was the forker's thread id in the parent
- * (the child's only thread has another), and that is exactly what made a
- * child's exit() hang on the recursive event mutex.
+ * releases them, innermost first.  The child's handler initialises them
+ * anew: a recursive or error-checking mutex may only be unlocked by its
+ * owner, which was the forker's thread id in the parent (the child's only
+ * thread has another), and that is exactly what made a child's exit()
+ * hang on the recursive event mutex.
  *
  * The lock order, as kernel/internal.h numbers it:
  *

@@ -51,4 +51,27 @@ void ustrace_fork_register(enum ustrace_fork_level level, const struct ustrace_f
 /* A mutex as a child must find it: unlocked (@type: PTHREAD_MUTEX_*). */
 void ustrace_fork_reinit_mutex(pthread_mutex_t *mutex, int type);
 
+/*
+ * The handlers of a level that is one default mutex: @name##_fork_ops,
+ * for ustrace_fork_register().
+ */
+#define USTRACE_FORK_MUTEX_OPS(name, mutex)				\
+static void name##_fork_prepare(void)					\
+{									\
+	pthread_mutex_lock(mutex);					\
+}									\
+static void name##_fork_parent(void)					\
+{									\
+	pthread_mutex_unlock(mutex);					\
+}									\
+static void name##_fork_child(void)					\
+{									\
+	ustrace_fork_reinit_mutex(mutex, PTHREAD_MUTEX_DEFAULT);	\
+}									\
+static const struct ustrace_fork_ops name##_fork_ops = {		\
+	.prepare	= name##_fork_prepare,				\
+	.parent		= name##_fork_parent,				\
+	.child		= name##_fork_child,				\
+}
+
 #endif /* _USTRACE_KERNEL_INTERNAL_H */

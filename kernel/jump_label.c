@@ -244,26 +244,7 @@ void __ustrace_jump_table_unregister(struct jump_entry *start,
 }
 
 /* fork(): level USTRACE_FORK_JUMP_LABEL, inside tracepoints_mutex. */
-static void jl_fork_prepare(void)
-{
-	pthread_mutex_lock(&jump_label_mutex);
-}
-
-static void jl_fork_parent(void)
-{
-	pthread_mutex_unlock(&jump_label_mutex);
-}
-
-static void jl_fork_child(void)
-{
-	ustrace_fork_reinit_mutex(&jump_label_mutex, PTHREAD_MUTEX_DEFAULT);
-}
-
-static const struct ustrace_fork_ops jl_fork_ops = {
-	.prepare	= jl_fork_prepare,
-	.parent		= jl_fork_parent,
-	.child		= jl_fork_child,
-};
+USTRACE_FORK_MUTEX_OPS(jl, &jump_label_mutex);
 
 __attribute__((__constructor__))
 static void jump_label_fork_init(void)

@@ -104,28 +104,10 @@ static void tp_mark_exiting(void)
  * fork(): level USTRACE_FORK_TRACEPOINTS, and liburcu-bp's own locks at
  * USTRACE_FORK_RCU (registered here: this file is the library's only user
  * of liburcu-bp).  Writers hold tracepoints_mutex across the jump label
- * updates and never across a grace period; the event mutex is outside.
+ * updates, and across a grace period only when out of memory; the event
+ * mutex is outside.
  */
-static void tp_fork_prepare(void)
-{
-	pthread_mutex_lock(&tracepoints_mutex);
-}
-
-static void tp_fork_parent(void)
-{
-	pthread_mutex_unlock(&tracepoints_mutex);
-}
-
-static void tp_fork_child(void)
-{
-	ustrace_fork_reinit_mutex(&tracepoints_mutex, PTHREAD_MUTEX_DEFAULT);
-}
-
-static const struct ustrace_fork_ops tp_fork_ops = {
-	.prepare	= tp_fork_prepare,
-	.parent		= tp_fork_parent,
-	.child		= tp_fork_child,
-};
+USTRACE_FORK_MUTEX_OPS(tp, &tracepoints_mutex);
 
 /* liburcu-bp forgets the parent's other threads in the child. */
 static const struct ustrace_fork_ops tp_rcu_fork_ops = {

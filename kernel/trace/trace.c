@@ -55,26 +55,7 @@ static pthread_mutex_t cmdline_lock = PTHREAD_MUTEX_INITIALIZER;
  * lock inside an RCU read-side section, so it comes after liburcu-bp's
  * locks: a grace period under way may be waiting for that thread.
  */
-static void cmdline_fork_prepare(void)
-{
-	pthread_mutex_lock(&cmdline_lock);
-}
-
-static void cmdline_fork_parent(void)
-{
-	pthread_mutex_unlock(&cmdline_lock);
-}
-
-static void cmdline_fork_child(void)
-{
-	ustrace_fork_reinit_mutex(&cmdline_lock, PTHREAD_MUTEX_DEFAULT);
-}
-
-static const struct ustrace_fork_ops cmdline_fork_ops = {
-	.prepare	= cmdline_fork_prepare,
-	.parent		= cmdline_fork_parent,
-	.child		= cmdline_fork_child,
-};
+USTRACE_FORK_MUTEX_OPS(cmdline, &cmdline_lock);
 
 __attribute__((__constructor__))
 static void cmdline_fork_init(void)

@@ -321,26 +321,7 @@ static struct sym_cache_entry sym_cache[SYM_CACHE_SIZE];
 static pthread_mutex_t sym_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* fork(): level USTRACE_FORK_STACK_SYMS, the innermost. */
-static void sym_fork_prepare(void)
-{
-	pthread_mutex_lock(&sym_lock);
-}
-
-static void sym_fork_parent(void)
-{
-	pthread_mutex_unlock(&sym_lock);
-}
-
-static void sym_fork_child(void)
-{
-	ustrace_fork_reinit_mutex(&sym_lock, PTHREAD_MUTEX_DEFAULT);
-}
-
-static const struct ustrace_fork_ops sym_fork_ops = {
-	.prepare	= sym_fork_prepare,
-	.parent		= sym_fork_parent,
-	.child		= sym_fork_child,
-};
+USTRACE_FORK_MUTEX_OPS(sym, &sym_lock);
 
 __attribute__((__constructor__))
 static void sym_fork_init(void)
