@@ -4,8 +4,8 @@
  * that shell out do: fork() + exit(), fork() + exec(), system(), popen(),
  * vfork() + exec(), posix_spawn(), from one thread and from several at
  * once while other threads trace, change enables and read the buffer,
- * while the program serves a tracefs that a reader reads, and while it
- * records.  Every child ends with exit() (the exec'd ones too), so that
+ * while the program serves a tracefs that other processes read and write,
+ * and while it records.  Every child ends with exit() (the exec'd ones too), so that
  * the destructors and atexit handlers of the library run in it; each must
  * end within CHILD_DEADLINE and the parent must go on.  A forked child may
  * mount a tracefs of its own (ustrace_tracefs_mount(3)).
@@ -24,6 +24,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <limits.h>
 #include <pthread.h>
 #include <signal.h>
@@ -34,7 +35,6 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include <ftw.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
