@@ -19,6 +19,14 @@
 		fprintf(stderr, fmt, ##__VA_ARGS__);			\
 })
 
+/*
+ * kernel/env.c: the USTRACE_* variables, through secure_getenv(); those
+ * that name a path are refused too while real and effective ids differ.
+ */
+const char *ustrace_getenv(const char *name);
+const char *ustrace_getenv_path(const char *name);
+bool ustrace_env_untrusted(void);
+
 /* kernel/jump_label.c: held across fork() by the tracepoint core. */
 void jump_label_lock(void);
 void jump_label_unlock(void);

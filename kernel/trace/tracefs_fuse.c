@@ -86,6 +86,7 @@
 #define RUNNING_ON_VALGRIND	0
 #endif
 
+#include "../internal.h"
 #include "tracefs.h"
 
 #define TFS_WORKERS		4
@@ -420,7 +421,7 @@ static char *tfs_find_fusermount(void)
 		if (!access(path, X_OK))
 			return strdup(path);
 	}
-	env = getenv("PATH");
+	env = secure_getenv("PATH");
 	while (env && *env) {
 		const char *end = strchrnul(env, ':');
 
@@ -1754,13 +1755,13 @@ static void tfs_atfork_child(void)
 __attribute__((constructor))
 static void tfs_fuse_startup(void)
 {
-	const char *path = getenv("USTRACE_TRACEFS");
+	const char *path = ustrace_getenv_path("USTRACE_TRACEFS");
 	int err;
 
 	pthread_atfork(tfs_atfork_prepare, tfs_atfork_parent, tfs_atfork_child);
 	if (!path || !*path)
 		return;
-	err = tfs_fuse_start(path, getenv("USTRACE_TRACEFS_OPTS"), false);
+	err = tfs_fuse_start(path, ustrace_getenv("USTRACE_TRACEFS_OPTS"), false);
 	if (err)
 		fprintf(stderr, "ustrace: tracefs at %s: %s\n", path, strerror(-err));
 }
@@ -1806,7 +1807,7 @@ int ustrace_tracefs_unmount(void)
 __attribute__((constructor))
 static void tfs_fuse_startup(void)
 {
-	const char *path = getenv("USTRACE_TRACEFS");
+	const char *path = ustrace_getenv_path("USTRACE_TRACEFS");
 
 	if (path && *path)
 		fprintf(stderr, "ustrace: tracefs at %s: %s\n", path, strerror(ENOSYS));
