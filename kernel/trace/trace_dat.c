@@ -36,6 +36,7 @@
 #include <errno.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/syscall.h>
 
 #include <linux/ring_buffer.h>
 
@@ -96,7 +97,23 @@ struct dat_out {
 	unsigned int		nr_formats;	/* the list as it was at the start */
 };
 
+static char copy_buf[64 * 1024];
 static const char zero_page[DAT_PAGE_SIZE];
+
+/*
+ * The descriptors are the recorder thread's, in a table of its own that
+ * sanitizers modelling the process's descriptors do not know of: system
+ * calls, not libc's wrappers (trace_record.c).
+ */
+static ssize_t dat_write(int fd, const void *buf, size_t len)
+{
+	return syscall(SYS_write, fd, buf, len);
+}
+
+static ssize_t dat_pread(int fd, void *buf, size_t len, off_t off)
+{
+	return syscall(SYS_pread64, fd, buf, len, off);
+}
 
 /* ------------------------------------------------------------------
  * Text without allocation
@@ -174,7 +191,7 @@ static void out_bytes(struct dat_out *o, const void *buf, size_t len)
 	if (o->dry || o->err)
 		return;
 	while (len) {
-		ssize_t n = write(o->fd, p, len);
+		ssize_t n = dat_write(o->fd, p, len);
 
 		if (n < 0) {
 			if (errno == EINTR)
@@ -221,6 +238,30 @@ static void out_zeroes(struct dat_out *o, uint64_t len)
 static void out_pad_to_page(struct dat_out *o)
 {
 	out_zeroes(o, (DAT_PAGE_SIZE - o->off % DAT_PAGE_SIZE) % DAT_PAGE_SIZE);
+}
+
+/* @len bytes of @fd from offset 0. */
+static void out_file(struct dat_out *o, int fd, uint64_t len)
+{
+	uint64_t pos = 0;
+
+	if (o->dry || o->err) {
+		o->off += len;
+		return;
+	}
+	while (pos < len && !o->err) {
+		size_t want = len - pos < sizeof(copy_buf) ? (size_t)(len - pos) : sizeof(copy_buf);
+		ssize_t n = dat_pread(fd, copy_buf, want, (off_t)pos);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			o->err = n < 0 ? -errno : -EIO;
+			return;
+		}
+		out_bytes(o, copy_buf, (size_t)n);
+		pos += (uint64_t)n;
+	}
 }
 
 /* ------------------------------------------------------------------
@@ -396,7 +437,7 @@ static void out_cpu_data(struct dat_out *o)
 	if (o->dry)
 		o->lay->data_off = o->off;
 	for (int cpu = 0; cpu < o->info->nr_cpus; cpu++)
-		out_bytes(o, o->info->cpus[cpu].data, (size_t)o->info->cpus[cpu].size);
+		out_file(o, o->info->cpus[cpu].fd, o->info->cpus[cpu].size);
 }
 
 /* Where CPU @cpu's pages are (from the dry run's data offset). */
@@ -535,8 +576,8 @@ static void out_all(struct dat_out *o)
  * meanwhile are not written.
  *
  * Return: 0, -EINVAL (a version other than 6 or 7), or the negative errno
- * of a failed write.
- * Context: async-signal-safe; reentrant (the caller owns what @info points to).
+ * of a failed write or read.
+ * Context: async-signal-safe; not reentrant.
  */
 int trace_dat_write(int fd, const struct trace_dat_info *info)
 {

@@ -5,7 +5,7 @@
  * stock trace-cmd, libtracecmd and KernelShark read what we record.
  *
  * The writer is a fatal-signal path: trace_dat_write() and the text
- * helpers use only write() and memory the caller owns; they never
+ * helpers use only write(), pread() and memory the caller owns; they never
  * allocate, lock or call stdio.  Whoever renders the texts beforehand
  * (formats, cmdlines, stats) does it in whatever context is safe for
  * that.  Not installed.
@@ -53,13 +53,13 @@ struct trace_dat_format {
 
 /**
  * struct trace_dat_cpu - one CPU's part of the file
- * @data:      its ring buffer pages, back to back
+ * @fd:        where its ring buffer pages are, from offset 0
  * @size:      their bytes, a multiple of the page size
  * @stats:     its CPUSTAT text (per_cpu/cpuN/stats, "CPU: N" first)
  * @stats_len: its length
  */
 struct trace_dat_cpu {
-	const void	*data;
+	int		fd;
 	uint64_t	size;
 	const char	*stats;
 	size_t		stats_len;
@@ -96,8 +96,9 @@ struct trace_dat_info {
 
 /*
  * Write the whole file to @fd from its current position (an empty file).
- * Context: async-signal-safe, reentrant.
- * Return: 0, or a negative errno of write().
+ * Context: async-signal-safe; one caller at a time (a static copy buffer).
+ * Return: 0, or a negative errno of write()/pread() (-EIO for a short
+ * read of a CPU's pages).
  */
 int trace_dat_write(int fd, const struct trace_dat_info *info);
 

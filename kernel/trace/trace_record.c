@@ -11,8 +11,8 @@
  * the process, at _exit() and before exec; on ustrace_record_stop(); and
  * on request, into numbered files.
  *
- * Pages go through one spill per CPU, a mapping of an unnamed file in the
- * output's directory (see "The spill" below):
+ * Pages go through one temporary file per CPU, the spill, in the output's
+ * directory (unnamed):
  *
  *	ring buffer ──read_page──▶ cpuN spill ──trace_dat_write()──▶ trace.dat
  *
@@ -23,30 +23,38 @@
  * flight recorder) pages stay in the buffer until a file is written, and
  * the thread only waits for requests.
  *
- * The program is the host, and its descriptors are its own: the recording
- * keeps none.  The spills are mappings, the thread sleeps on a futex, and
- * each file is opened when it is written, as an unnamed file linked under
- * a random name and renamed over the target (a planted symbolic link is
- * replaced, never followed).  A daemon that closes every descriptor and
- * opens its own files under the same numbers meets nothing of ours.
+ * The program's descriptors are its own.  A daemon closes every one it
+ * did not open and opens its files under the same numbers; a descriptor
+ * of ours in its table could be one of its files by the time we wrote to
+ * it.  So the recording keeps its files in a descriptor table of the
+ * thread's own (see "The thread"), where the program cannot reach them
+ * and its children do not inherit them, and the thread does all the file
+ * work: it moves pages, and writes every file, those asked for by the
+ * other paths too (ustrace_record_dump(), the final write at exit, from a
+ * signal handler, at _exit() and before exec), which wait for it.  Each
+ * file is an unnamed file linked under a random name and renamed over
+ * the target: a planted symbolic link is replaced, never followed.
  *
- * The paths that may not resume (a signal handler, _exit(), exec) write
- * with what a signal handler may use: ring_buffer_read_page() into a
- * static page, the spills, open(), linkat(), rename(), and texts rendered
- * beforehand (header pages, event formats as they register, the clock
- * list) or with trace_dat.c's allocation-free helpers (stats, saved
- * cmdlines).  One lock, an atomic word holding its owner's thread id,
- * orders the thread, ustrace_record_dump() and those writes; they wait
- * for it a bounded time and take it over when their own thread held it.
+ * The paths that may not resume (a signal handler, _exit(), exec) only
+ * ask and wait, a bounded time, with what a signal handler may use; the
+ * thread writes with ring_buffer_read_page() into a static page,
+ * pwrite(), open(), linkat(), rename(), and texts rendered beforehand
+ * (header pages, event formats as they register, the clock list) or with
+ * trace_dat.c's allocation-free helpers (stats, saved cmdlines), so that
+ * a fault of the thread's own can write from its handler too.  One lock,
+ * an atomic word holding its owner's thread id, orders the askers; those
+ * that may not resume take it over when their own thread held it.
  */
 #define __USTRACE_CORE
-#include <dlfcn.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <fnmatch.h>
 #include <limits.h>
+#include <linux/close_range.h>
 #include <linux/futex.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -55,10 +63,7 @@
 #include <time.h>
 #include <ucontext.h>
 #include <unistd.h>
-#include <sys/mman.h>
 #include <sys/random.h>
-#include <sys/resource.h>
-#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
 
@@ -74,26 +79,12 @@
 #include "trace_events_internal.h"
 #include "trace_record.h"
 
-#ifndef MADV_POPULATE_WRITE
-#define MADV_POPULATE_WRITE	23	/* Linux 5.14 */
-#endif
-
 #define RECORD_DEFAULT_KB	1408ul
 #define RECORD_POLL_MS		10
 /* How long a path that may not resume waits for another writer. */
 #define RECORD_FATAL_WAIT_MS	30000
 #define RECORD_STATS_MAX	320
 #define RECORD_CMDLINE_MAX	(TRACE_COMM_LEN + 16)
-
-/*
- * A spill starts with SPILL_INIT bytes mapped and grows by doubling, at
- * most SPILL_STEP at a time.  A file spill's file is made SPILL_FILE_MAX
- * long (sparse) at the start, or as long as RLIMIT_FSIZE allows.
- */
-#define SPILL_INIT		(1ul << 20)
-#define SPILL_STEP		(64ul << 20)
-#define SPILL_FILE_MAX		(64ull << 30)
-#define SPILL_ANON_MAX		(SIZE_MAX / 4)
 
 enum { REC_OFF, REC_STARTING, REC_ON, REC_FINISHING };
 
@@ -102,6 +93,7 @@ enum {
 	REC_W_NOLOCK	= 1 << 0,	/* may not resume: cmdlines without their lock */
 	REC_W_SKIP_BUF	= 1 << 1,	/* this thread was stopped inside the reader */
 	REC_W_KEEP	= 1 << 2,	/* the next file starts from the same place */
+	REC_W_NUMBERED	= 1 << 3,	/* the next numbered file, OUTPUT.N */
 };
 
 /* One "SYSTEM[:EVENT]" of the events list, globs both. */
@@ -124,21 +116,14 @@ struct rec_config {
 
 /**
  * struct rec_cpu - one CPU's pages on their way to the file
- * @map:     the spill, @mapped bytes of it mapped
- * @cap:     the most it may hold
- * @file:    a file's pages (each page is populated before it is written)
- * @growing: (atomic) @map and @mapped are being changed
- * @size:    bytes of whole pages in it; a page counts once it is written
- * @base:    the counters when the last file was written: each file's
- *           stats count what happened since the previous one
- * @stats:   its CPUSTAT text, rendered when a file is written
+ * @fd:       the spill, open in the thread's table (-1: none)
+ * @size:     bytes of whole pages in it; a page counts once it is written
+ * @base:     the counters when the last file was written: each file's
+ *            stats count what happened since the previous one
+ * @stats:    its CPUSTAT text, rendered when a file is written
  */
 struct rec_cpu {
-	char		*map;
-	size_t		mapped;
-	size_t		cap;
-	bool		file;
-	int		growing;
+	int		fd;
 	uint64_t	size;
 	unsigned long	base_overrun, base_commit_overrun, base_dropped, base_read;
 	char		stats[RECORD_STATS_MAX];
@@ -146,10 +131,26 @@ struct rec_cpu {
 };
 
 /*
+ * A file another path asks the thread for: @path (NULL: the output) with
+ * rec_write_locked()'s @flags.  The asker, under the lock, sets them and
+ * then @kind; the thread sets @result, then @kind back to REQ_NONE and
+ * bumps @done, a futex the asker sleeps on.
+ */
+enum { REQ_NONE, REQ_WRITE };
+
+struct rec_req {
+	int		kind;
+	const char	*path;
+	unsigned int	flags;
+	int		result;
+	unsigned int	done;
+};
+
+/*
  * The recorder: one per process.  The configuration is set before the
  * state becomes REC_ON and read-only after; @state, @lock_tid,
- * @reading_tid, @stop, @dump_req, @wake_seq, @writer_tid and @written
- * are atomic.
+ * @reading_tid, @stop, @dump_req, @wake_seq, @writer_tid, @written,
+ * @init, @req.kind and the error words are atomic.
  */
 static struct recorder {
 	int			state;
@@ -162,7 +163,11 @@ static struct recorder {
 	struct rec_cpu		*cpus;
 	pthread_t		thread;
 	bool			have_thread;
+	int			thread_tid;
+	bool			own_table;
+	int			init;
 	unsigned int		wake_seq;
+	struct rec_req		req;
 	int			stop;
 	int			dump_req;
 	unsigned int		dump_seq;
@@ -171,6 +176,9 @@ static struct recorder {
 	int			writer_tid;
 	int			written;
 	int			last_err;
+	int			dump_err;
+	unsigned int		dump_err_seq;
+	char			spill_dir[PATH_MAX];
 	char			header_page[512];
 	char			header_event[512];
 	char			clock_list[128];
@@ -178,12 +186,14 @@ static struct recorder {
 	char			uname[sizeof(struct utsname)];
 } rec;
 
+#define REC_INIT_PENDING	1
+
 /* Every event's format, in registration order; only grows (trace_dat.h). */
 static struct trace_dat_format *formats;
 static struct trace_dat_format **formats_tail = &formats;
 static bool notifier_registered;
 
-/* Used under the lock only: a path that may not resume cannot allocate. */
+/* Used by the thread only (or a handler of its own): no allocation there. */
 static char page_buf[RB_PAGE_SIZE] __attribute__((__aligned__(RB_PAGE_SIZE)));
 static char cmdlines_buf[TRACE_SAVED_CMDLINES * RECORD_CMDLINE_MAX];
 static char path_buf[PATH_MAX + 32];
@@ -242,8 +252,31 @@ static bool rec_owner(void)
 	       rec.pid == getpid();
 }
 
+static long rec_futex(unsigned int *word, int op, unsigned int val, const struct timespec *ts)
+{
+	return syscall(SYS_futex, word, op, val, ts, NULL, 0);
+}
+
+/*
+ * The thread's descriptors, by system call.  Its table is its own, which
+ * sanitizers that model a process's descriptors (ThreadSanitizer's) know
+ * nothing of: through libc's wrappers, our descriptor 4 and the
+ * program's would be one descriptor to them, and the program's close()
+ * of its own a race with our pwrite().
+ */
+static int rec_sys_open(const char *path, int flags, mode_t mode)
+{
+	return (int)syscall(SYS_openat, AT_FDCWD, path, flags, mode);
+}
+
+static int rec_sys_close(int fd)
+{
+	return (int)syscall(SYS_close, fd);
+}
+
 /* ------------------------------------------------------------------
- * The lock: the owner's thread id, 0 when free
+ * The lock: the owner's thread id, 0 when free.  Taken by those who ask
+ * the thread for a file, one at a time.
  */
 
 static void sleep_ms(long ms)
@@ -277,9 +310,9 @@ static void rec_unlock(void)
 
 /*
  * From a path that may not resume (a signal handler, _exit(), exec): wait
- * for the holder (our thread moving pages, or a ustrace_record_dump()
- * caller) a bounded time; take the lock over when this very thread held
- * it (it was interrupted) or the wait ends.  Async-signal-safe.
+ * for the holder (another asker: ustrace_record_dump(), exit) a bounded
+ * time; take the lock over when this very thread held it (it was
+ * interrupted) or the wait ends.  Async-signal-safe.
  * Return: whether this thread held it already.
  */
 static bool rec_lock_fatal(int tid)
@@ -296,180 +329,156 @@ static bool rec_lock_fatal(int tid)
 }
 
 /* ------------------------------------------------------------------
- * The spill: a CPU's pages between the buffer and the file
- *
- * A mapping, not a descriptor.  A program may close every descriptor it
- * did not open (as daemons do) and open its own files under the same
- * numbers: a descriptor kept for the recording could be the program's
- * file by the time it is written to.  So each CPU's temporary file (an
- * unnamed O_TMPFILE in the output's directory, else a unique name
- * unlinked at once) is made long and sparse, mapped and closed at the
- * start: its pages are written and read back through the mapping, which
- * alone keeps the file alive, and what the disk holds goes when the
- * process does.  A page of the file is populated for writing
- * (MADV_POPULATE_WRITE) before it is written, so that a full disk fails
- * that call instead of raising SIGBUS in the host.  Where the file cannot
- * be used so (no sparse files, an older kernel, RLIMIT_FSIZE below a
- * megabyte) the pages go to anonymous memory.  The mappings grow with
- * mremap() and, like the rest, need no descriptor after the start.
+ * Names
  */
 
-/* The file's length: as long as RLIMIT_FSIZE allows (longer raises SIGXFSZ). */
-static size_t rec_spill_file_cap(void)
+/* dst = a followed by b, cut to @size. */
+static void path_join(char *dst, size_t size, const char *a, const char *b)
 {
-	unsigned long long cap = SPILL_FILE_MAX;
-	struct rlimit rl;
+	struct trace_dat_text t;
 
-	if (!getrlimit(RLIMIT_FSIZE, &rl) && rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < cap)
-		cap = rl.rlim_cur & ~(unsigned long long)(RB_PAGE_SIZE - 1);
-	return cap > SIZE_MAX ? SIZE_MAX & ~(size_t)(RB_PAGE_SIZE - 1) : (size_t)cap;
+	trace_dat_text_init(&t, dst, size);
+	trace_dat_puts(&t, a);
+	trace_dat_puts(&t, b);
 }
+
+/* @path's directory ("." for a bare name). */
+static void path_dirname(char *dir, size_t size, const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	size_t len = !slash ? 0 : slash == path ? 1 : (size_t)(slash - path);
+
+	if (!len) {
+		path_join(dir, size, ".", "");
+		return;
+	}
+	if (len >= size)
+		len = size - 1;
+	memcpy(dir, path, len);
+	dir[len] = '\0';
+}
+
+/* link_buf = PATH.part- and 16 random hex digits. */
+static void rec_part_name(const char *path)
+{
+	static const char hex[] = "0123456789abcdef";
+	char digits[17];
+	uint64_t r = 0;
+
+	if (getrandom(&r, sizeof(r), GRND_NONBLOCK) != sizeof(r)) {
+		struct timespec ts;
+
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		r = ((uint64_t)ts.tv_nsec << 20 ^ (uint64_t)ts.tv_sec ^
+		     (uint64_t)rec_gettid() << 44) * 0x9e3779b97f4a7c15ull;
+	}
+	for (int i = 0; i < 16; i++, r >>= 4)
+		digits[i] = hex[r & 15];
+	digits[16] = '\0';
+	path_join(link_buf, sizeof(link_buf), path, ".part-");
+	path_join(link_buf, sizeof(link_buf), link_buf, digits);
+}
+
+/* ------------------------------------------------------------------
+ * The spills (the thread's)
+ *
+ * Each is an unnamed file of the output's directory (O_TMPFILE, else a
+ * unique name unlinked at once), written with pwrite() and read back when
+ * a file is written, open in the thread's own table, where nothing else
+ * can close or reuse its descriptor.  Where the thread shares the
+ * program's table, a descriptor of ours could be one of the program's by
+ * the next look: the spills are then opened only while a file is
+ * written, nothing is moved meanwhile, and a recording keeps what the
+ * buffer holds.
+ */
 
 /* An unnamed file in @dir, for reading and writing.  Return: fd or -errno. */
 static int rec_spill_tmpfile(const char *dir)
 {
-	char path[PATH_MAX + 32];
-	int fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	int fd = rec_sys_open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
 
-	if (fd >= 0)
-		return fd;
-	snprintf(path, sizeof(path), "%s/.ustrace-record-XXXXXX", dir);
-	fd = mkostemp(path, O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	unlink(path);
-	return fd;
-}
+	/* Else a name of its own, unlinked at once. */
+	for (int tries = 0; fd < 0 && tries < 16; tries++) {
+		char name[PATH_MAX + 16];
 
-/* Make @fd @c's spill if its file system allows.  Closes @fd. */
-static bool rec_spill_map_file(struct rec_cpu *c, int fd)
-{
-	size_t cap = rec_spill_file_cap();
-	void *map = MAP_FAILED;
-	struct stat st;
-
-	/* A file system that allocates what ftruncate() adds is not for this. */
-	if (cap >= SPILL_INIT && !ftruncate(fd, SPILL_INIT) && !fstat(fd, &st) &&
-	    (unsigned long long)st.st_blocks * 512 < SPILL_INIT / 2 &&
-	    !ftruncate(fd, (off_t)cap))
-		map = mmap(NULL, SPILL_INIT, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	close(fd);
-	if (map == MAP_FAILED)
-		return false;
-	if (madvise(map, RB_PAGE_SIZE, MADV_POPULATE_WRITE)) {
-		munmap(map, SPILL_INIT);
-		return false;
+		path_join(name, sizeof(name), dir, "/.ustrace-record");
+		rec_part_name(name);
+		fd = rec_sys_open(link_buf, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+				  0600);
+		if (fd >= 0)
+			unlink(link_buf);
+		else if (errno != EEXIST)
+			break;
 	}
-	c->map = map;
-	c->mapped = SPILL_INIT;
-	c->cap = cap;
-	c->file = true;
-	return true;
+	return fd < 0 ? -errno : fd;
 }
 
-/* @c's spill, next to the output in @dir.  Return: 0 or -errno. */
-static int rec_spill_open(struct rec_cpu *c, const char *dir)
+/* Each CPU's spill.  Return: 0 or -errno (the others stay open). */
+static int rec_spills_open(void)
 {
-	int fd = rec_spill_tmpfile(dir);
-	void *map;
+	for (int cpu = 0; cpu < rec.nr_cpus; cpu++) {
+		struct rec_cpu *c = &rec.cpus[cpu];
 
-	/* Not even a temporary file: the output could not be written either. */
-	if (fd < 0)
-		return fd;
-	if (rec_spill_map_file(c, fd))
-		return 0;
-	map = mmap(NULL, SPILL_INIT, PROT_READ | PROT_WRITE,
-		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	if (map == MAP_FAILED)
-		return -errno;
-	c->map = map;
-	c->mapped = SPILL_INIT;
-	c->cap = SPILL_ANON_MAX;
-	c->file = false;
-	return 0;
-}
+		if (c->fd >= 0)
+			continue;
+		c->fd = rec_spill_tmpfile(rec.spill_dir);
+		c->size = 0;
+		if (c->fd < 0) {
+			int err = c->fd;
 
-static void rec_spill_close(struct rec_cpu *c)
-{
-	if (c->map)
-		munmap(c->map, c->mapped);
-	c->map = NULL;
-	c->mapped = 0;
-}
-
-/*
- * Room for one more page at @c->size, populated.  Async-signal-safe.
- * Return: 0, -ENOSPC (the file is as long as it may be, or the disk is
- * full: populating failed where writing would have raised SIGBUS), or
- * the errno of mremap() or madvise().
- */
-static int rec_spill_reserve(struct rec_cpu *c)
-{
-	size_t need = (size_t)c->size + RB_PAGE_SIZE;
-
-	if (need > c->mapped) {
-		size_t len = c->mapped + (c->mapped < SPILL_STEP ? c->mapped : SPILL_STEP);
-		void *map;
-
-		if (need > c->cap)
-			return -ENOSPC;
-		if (len > c->cap)
-			len = c->cap;
-		/* A handler that interrupts this on this thread leaves the spill alone. */
-		__atomic_store_n(&c->growing, 1, __ATOMIC_SEQ_CST);
-		map = mremap(c->map, c->mapped, len, MREMAP_MAYMOVE);
-		if (map != MAP_FAILED) {
-			c->map = map;
-			c->mapped = len;
+			c->fd = -1;
+			return err;
 		}
-		__atomic_store_n(&c->growing, 0, __ATOMIC_SEQ_CST);
-		if (map == MAP_FAILED)
-			return -errno;
 	}
-	if (c->file && madvise(c->map + c->size, RB_PAGE_SIZE, MADV_POPULATE_WRITE))
-		return errno == EFAULT ? -ENOSPC : -errno;
 	return 0;
 }
 
-/* After a file was written: the pages go back (holes in the file). */
-static void rec_spill_reset(struct rec_cpu *c)
+static void rec_spills_close(void)
 {
-	if (c->size)
-		madvise(c->map, (size_t)c->size, c->file ? MADV_REMOVE : MADV_DONTNEED);
-	c->size = 0;
+	for (int cpu = 0; cpu < rec.nr_cpus; cpu++) {
+		struct rec_cpu *c = &rec.cpus[cpu];
+
+		if (c->fd >= 0)
+			rec_sys_close(c->fd);
+		c->fd = -1;
+		c->size = 0;
+	}
 }
 
 /* ------------------------------------------------------------------
- * Moving pages and writing files (under the lock; async-signal-safe)
+ * Moving pages and writing files (the thread's; async-signal-safe)
  */
 
 /*
  * Move @cpu's pages from the buffer to its spill: only complete pages
  * with @full (the thread's moves), everything without (a file is being
- * written).  A page leaves the buffer only once the spill has room for
- * it.  Return: 0 or a negative errno of the spill.
+ * written).  Return: 0 or a negative errno of the spill.
  */
 static int rec_move_pages(int cpu, bool full)
 {
 	struct rec_cpu *c = &rec.cpus[cpu];
-	int tid = rec_gettid();
+	int tid = rec_gettid(), err = 0;
 	void *page = page_buf;
 
-	if (__atomic_load_n(&c->growing, __ATOMIC_SEQ_CST))
-		return 0;
+	if (c->fd < 0)
+		return -EBADF;
 	for (;;) {
-		int ret = rec_spill_reserve(c);
+		int ret;
 
-		if (ret)
-			return ret;
 		__atomic_store_n(&rec.reading_tid, tid, __ATOMIC_RELAXED);
 		ret = ring_buffer_read_page(rec.buffer, &page, RB_PAGE_SIZE, cpu, full);
 		__atomic_store_n(&rec.reading_tid, 0, __ATOMIC_RELAXED);
 		if (ret)
-			return 0;
-		memcpy(c->map + c->size, page, RB_PAGE_SIZE);
+			break;
+		if (syscall(SYS_pwrite64, c->fd, page_buf, RB_PAGE_SIZE, (off_t)c->size) !=
+		    RB_PAGE_SIZE) {
+			/* The page is gone from the buffer: counted as lost below. */
+			err = errno ? -errno : -EIO;
+			break;
+		}
 		c->size += RB_PAGE_SIZE;
 	}
+	return err;
 }
 
 /*
@@ -531,7 +540,8 @@ static void rec_reset_cpu(int cpu)
 	struct rec_cpu *c = &rec.cpus[cpu];
 	struct trace_buffer *b = rec.buffer;
 
-	rec_spill_reset(c);
+	if (c->fd >= 0 && syscall(SYS_ftruncate, c->fd, 0) == 0)
+		c->size = 0;
 	c->base_overrun = ring_buffer_overrun_cpu(b, cpu);
 	c->base_commit_overrun = ring_buffer_commit_overrun_cpu(b, cpu);
 	c->base_dropped = ring_buffer_dropped_events_cpu(b, cpu);
@@ -576,12 +586,10 @@ static int rec_write_dat(int fd, bool nolock)
 	};
 
 	for (int cpu = 0; cpu < rec.nr_cpus; cpu++) {
-		const struct rec_cpu *c = &rec.cpus[cpu];
-		/* Interrupted while it moved: its pages are out of reach. */
-		bool gone = __atomic_load_n(&c->growing, __ATOMIC_SEQ_CST);
+		struct rec_cpu *c = &rec.cpus[cpu];
 
-		cpus[cpu].data = c->map;
-		cpus[cpu].size = gone ? 0 : c->size;
+		cpus[cpu].fd = c->fd;
+		cpus[cpu].size = c->fd >= 0 ? c->size : 0;
 		cpus[cpu].stats = c->stats;
 		cpus[cpu].stats_len = c->stats_len;
 	}
@@ -598,65 +606,19 @@ static int rec_write_dat(int fd, bool nolock)
  * refuses a name that exists, rename() replaces a symbolic link itself.
  * Where O_TMPFILE (or linking it through /proc) is not available, the
  * file is created under the random name with O_EXCL | O_NOFOLLOW.
- * Async-signal-safe: the names are built in static buffers, under the
- * lock.
+ * Async-signal-safe: the names are built in static buffers, by the
+ * thread.
  */
-
-/* dst = a followed by b, cut to @size. */
-static void path_join(char *dst, size_t size, const char *a, const char *b)
-{
-	struct trace_dat_text t;
-
-	trace_dat_text_init(&t, dst, size);
-	trace_dat_puts(&t, a);
-	trace_dat_puts(&t, b);
-}
-
-/* @path's directory ("." for a bare name). */
-static void path_dirname(char *dir, size_t size, const char *path)
-{
-	const char *slash = strrchr(path, '/');
-	size_t len = !slash ? 0 : slash == path ? 1 : (size_t)(slash - path);
-
-	if (!len) {
-		path_join(dir, size, ".", "");
-		return;
-	}
-	if (len >= size)
-		len = size - 1;
-	memcpy(dir, path, len);
-	dir[len] = '\0';
-}
-
-/* link_buf = PATH.part- and 16 random hex digits. */
-static void rec_part_name(const char *path)
-{
-	static const char hex[] = "0123456789abcdef";
-	char digits[17];
-	uint64_t r = 0;
-
-	if (getrandom(&r, sizeof(r), GRND_NONBLOCK) != sizeof(r)) {
-		struct timespec ts;
-
-		clock_gettime(CLOCK_MONOTONIC, &ts);
-		r = ((uint64_t)ts.tv_nsec << 20 ^ (uint64_t)ts.tv_sec ^
-		     (uint64_t)rec_gettid() << 44) * 0x9e3779b97f4a7c15ull;
-	}
-	for (int i = 0; i < 16; i++, r >>= 4)
-		digits[i] = hex[r & 15];
-	digits[16] = '\0';
-	path_join(link_buf, sizeof(link_buf), path, ".part-");
-	path_join(link_buf, sizeof(link_buf), link_buf, digits);
-}
 
 /* The unnamed file @fd under a new random name next to @path. */
 static int rec_link_unnamed(int fd, const char *path)
 {
-	char proc[32];
 	struct trace_dat_text t;
+	char proc[48];
 
+	/* The thread's table may be its own: thread-self, not self. */
 	trace_dat_text_init(&t, proc, sizeof(proc));
-	trace_dat_puts(&t, "/proc/self/fd/");
+	trace_dat_puts(&t, "/proc/thread-self/fd/");
 	trace_dat_putu(&t, (uint64_t)fd);
 	for (int tries = 0; tries < 16; tries++) {
 		rec_part_name(path);
@@ -664,7 +626,7 @@ static int rec_link_unnamed(int fd, const char *path)
 			return 0;
 		/* Without /proc, the privileged way. */
 		if (errno == ENOENT &&
-		    !linkat(fd, "", AT_FDCWD, link_buf, AT_EMPTY_PATH))
+		    !syscall(SYS_linkat, fd, "", AT_FDCWD, link_buf, AT_EMPTY_PATH))
 			return 0;
 		if (errno != EEXIST)
 			return -errno;
@@ -679,7 +641,8 @@ static int rec_create_named(const char *path)
 		int fd;
 
 		rec_part_name(path);
-		fd = open(link_buf, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+		fd = rec_sys_open(link_buf, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+				  0666);
 		if (fd >= 0 || errno != EEXIST)
 			return fd < 0 ? -errno : fd;
 	}
@@ -698,7 +661,7 @@ static int rec_write_file_as(const char *path, bool nolock, bool unnamed)
 
 	if (unnamed) {
 		path_dirname(dir_buf, sizeof(dir_buf), path);
-		fd = open(dir_buf, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
+		fd = rec_sys_open(dir_buf, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
 	}
 	if (fd < 0) {
 		fd = rec_create_named(path);
@@ -713,7 +676,7 @@ static int rec_write_file_as(const char *path, bool nolock, bool unnamed)
 		if (err && err != -EEXIST)
 			err = -ENOLINK;
 	}
-	if (close(fd) && !err)
+	if (rec_sys_close(fd) && !err)
 		err = -errno;
 	if (!err && rename(link_buf, path))
 		err = -errno;
@@ -740,15 +703,19 @@ static int rec_write_file(const char *path, bool nolock)
 /*
  * Write everything recorded since the last file into @path: the pages
  * still in the buffer join those in the spills.  On success the next file
- * starts empty, unless REC_W_KEEP.  REC_W_NOLOCK: from a path that may
+ * starts empty, unless REC_W_KEEP.  REC_W_NOLOCK: for a path that may
  * not resume, with REC_W_SKIP_BUF when this thread was interrupted inside
  * the ring buffer's reader.
  * Return: 0 or a negative errno.
  */
 static int rec_write_locked(const char *path, unsigned int flags)
 {
-	int err = 0, cpu;
+	int err = rec.own_table ? 0 : rec_spills_open(), cpu;
 
+	if (err) {
+		rec_spills_close();
+		return err;
+	}
 	for (cpu = 0; cpu < rec.nr_cpus && !(flags & REC_W_SKIP_BUF); cpu++) {
 		int e = rec_move_pages(cpu, false);
 
@@ -758,11 +725,13 @@ static int rec_write_locked(const char *path, unsigned int flags)
 	for (cpu = 0; cpu < rec.nr_cpus; cpu++)
 		rec_render_stats(cpu);
 	err = rec_write_file(path, flags & REC_W_NOLOCK) ?: err;
-	if (err || flags & REC_W_KEEP)
-		return err;
-	for (cpu = 0; cpu < rec.nr_cpus; cpu++)
-		rec_reset_cpu(cpu);
-	return 0;
+	if (!err && !(flags & REC_W_KEEP))
+		for (cpu = 0; cpu < rec.nr_cpus; cpu++)
+			rec_reset_cpu(cpu);
+	/* In the program's table, what was moved goes with the file written. */
+	if (!rec.own_table)
+		rec_spills_close();
+	return err;
 }
 
 /* OUTPUT.N, the next numbered file. */
@@ -780,15 +749,18 @@ static const char *rec_numbered_path(void)
 /* ------------------------------------------------------------------
  * The thread
  *
+ * Its first act is a descriptor table of its own,
+ * close_range(CLOSE_RANGE_UNSHARE) of every descriptor (or unshare() and
+ * a close of each: no copy of the program's files outlives its start),
+ * with /dev/null as 0, 1 and 2, so that nothing of ours ever prints into
+ * a file.  Where both are refused (a seccomp filter), it works in the
+ * program's table, and opens the spills only to write a file.  Then it
+ * opens the spills (or tries) and says how that went.
+ *
  * It sleeps on @rec.wake_seq, a futex: a counter bumped by whoever has
- * something for it (the dump signal's handler, the stop), so that a wake
- * between its look at the requests and its sleep is not lost.
+ * something for it (a request, the dump signal's handler, the stop), so
+ * that a wake between its look and its sleep is not lost.
  */
-
-static long rec_futex(unsigned int *word, int op, unsigned int val, const struct timespec *ts)
-{
-	return syscall(SYS_futex, word, op, val, ts, NULL, 0);
-}
 
 /* Async-signal-safe. */
 static void rec_wake(void)
@@ -805,41 +777,134 @@ static void rec_sleep(unsigned int seen, int ms)
 	rec_futex(&rec.wake_seq, FUTEX_WAIT_PRIVATE, seen, ms < 0 ? NULL : &ts);
 }
 
+/* Every descriptor of a table just unshared, without close_range(). */
+static void rec_close_all(void)
+{
+	char ents[4096];
+	long n;
+
+	/* Closing while reading the directory may skip entries: again until none. */
+	for (bool closed = true; closed; ) {
+		int dir = rec_sys_open("/proc/thread-self/fd", O_RDONLY | O_DIRECTORY, 0);
+
+		if (dir < 0)
+			return;
+		closed = false;
+		while ((n = syscall(SYS_getdents64, dir, ents, sizeof(ents))) > 0) {
+			for (long off = 0; off < n; ) {
+				struct { uint64_t ino; int64_t off; unsigned short reclen;
+					 unsigned char type; char name[]; } *de = (void *)(ents + off);
+				int fd = atoi(de->name);
+
+				if (de->name[0] != '.' && fd != dir) {
+					rec_sys_close(fd);
+					closed = true;
+				}
+				off += de->reclen;
+			}
+		}
+		rec_sys_close(dir);
+	}
+}
+
+/* A table of the thread's own, with /dev/null as 0, 1 and 2. */
+static bool rec_own_table(void)
+{
+	if (syscall(SYS_close_range, 0u, ~0u, CLOSE_RANGE_UNSHARE)) {
+		if (unshare(CLONE_FILES))
+			return false;
+		if (syscall(SYS_close_range, 0u, ~0u, 0))
+			rec_close_all();
+	}
+	for (int i = 0; i < 3; i++)
+		if (rec_sys_open("/dev/null", O_RDWR, 0) != i)
+			break;
+	return true;
+}
+
+/* Return: 0, or why the spills cannot be (then no file could be either). */
+static int rec_thread_init(void)
+{
+	int err;
+
+	rec.thread_tid = rec_gettid();
+	rec.own_table = rec_own_table();
+	err = rec_spills_open();
+	if (err || !rec.own_table)
+		rec_spills_close();
+	return err;
+}
+
+/* What another path asked for. */
+static void rec_serve(void)
+{
+	unsigned int flags = rec.req.flags;
+	const char *path = flags & REC_W_NUMBERED ? rec_numbered_path() :
+			   rec.req.path ? rec.req.path : rec.cfg.output;
+
+	rec.req.result = rec_write_locked(path, flags);
+	__atomic_store_n(&rec.req.kind, REQ_NONE, __ATOMIC_RELEASE);
+	__atomic_add_fetch(&rec.req.done, 1, __ATOMIC_RELEASE);
+	rec_futex(&rec.req.done, FUTEX_WAKE_PRIVATE, INT_MAX, NULL);
+}
+
+/* The dump signal's file; an error is said by the next to write (the thread prints nothing). */
+static void rec_dump_now(void)
+{
+	int err = rec_write_locked(rec_numbered_path(), 0);
+
+	if (err) {
+		rec.dump_err_seq = rec.dump_seq;
+		__atomic_store_n(&rec.dump_err, err, __ATOMIC_RELEASE);
+	}
+}
+
+static bool rec_has_work(void)
+{
+	return __atomic_load_n(&rec.stop, __ATOMIC_ACQUIRE) ||
+	       __atomic_load_n(&rec.dump_req, __ATOMIC_ACQUIRE) ||
+	       __atomic_load_n(&rec.req.kind, __ATOMIC_ACQUIRE) != REQ_NONE;
+}
+
 static void *rec_thread_fn(void *arg)
 {
 	bool busy = false;
+	int err = rec_thread_init();
 
 	(void)arg;
-	for (;;) {
+	__atomic_store_n(&rec.init, err, __ATOMIC_RELEASE);
+	rec_futex((unsigned int *)&rec.init, FUTEX_WAKE_PRIVATE, INT_MAX, NULL);
+	while (!err) {
 		unsigned int seen = __atomic_load_n(&rec.wake_seq, __ATOMIC_ACQUIRE);
 		int timeout = rec.cfg.mode != USTRACE_RECORD_PRODUCER_CONSUMER ? -1 :
 			      busy ? 1 : RECORD_POLL_MS;
 
-		if (!__atomic_load_n(&rec.stop, __ATOMIC_ACQUIRE) &&
-		    !__atomic_load_n(&rec.dump_req, __ATOMIC_ACQUIRE))
+		if (!rec_has_work())
 			rec_sleep(seen, timeout);
+		if (__atomic_load_n(&rec.req.kind, __ATOMIC_ACQUIRE) != REQ_NONE)
+			rec_serve();
 		if (__atomic_load_n(&rec.stop, __ATOMIC_ACQUIRE))
 			break;
-		rec_lock();
-		if (__atomic_exchange_n(&rec.dump_req, 0, __ATOMIC_ACQ_REL)) {
-			int err = rec_write_locked(rec_numbered_path(), 0);
-
-			if (err)
-				rec_warn("%s: %s", path_buf, strerror(-err));
-		}
-		busy = rec.cfg.mode == USTRACE_RECORD_PRODUCER_CONSUMER &&
+		if (__atomic_exchange_n(&rec.dump_req, 0, __ATOMIC_ACQ_REL))
+			rec_dump_now();
+		busy = rec.cfg.mode == USTRACE_RECORD_PRODUCER_CONSUMER && rec.own_table &&
+		       __atomic_load_n(&rec.state, __ATOMIC_ACQUIRE) == REC_ON &&
 		       rec_move_half_full();
-		rec_unlock();
 	}
+	rec_spills_close();
 	return NULL;
 }
 
-/* The thread takes no signal meant for the program. */
+/*
+ * The thread takes no signal meant for the program.  Return: 0, or the
+ * error of its start (the spills cannot be created next to the output).
+ */
 static int rec_thread_start(void)
 {
 	sigset_t all, old;
 	int err;
 
+	__atomic_store_n(&rec.init, REC_INIT_PENDING, __ATOMIC_RELAXED);
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
 	err = pthread_create(&rec.thread, NULL, rec_thread_fn, NULL);
@@ -847,7 +912,9 @@ static int rec_thread_start(void)
 	if (err)
 		return -err;
 	rec.have_thread = true;
-	return 0;
+	while ((err = __atomic_load_n(&rec.init, __ATOMIC_ACQUIRE)) == REC_INIT_PENDING)
+		rec_futex((unsigned int *)&rec.init, FUTEX_WAIT_PRIVATE, REC_INIT_PENDING, NULL);
+	return err;
 }
 
 static void rec_thread_stop(void)
@@ -858,6 +925,51 @@ static void rec_thread_stop(void)
 	rec_wake();
 	pthread_join(rec.thread, NULL);
 	rec.have_thread = false;
+}
+
+/* ------------------------------------------------------------------
+ * Asking the thread for a file
+ */
+
+/* Until the request in progress (if any) is served, @ms at most (-1: no limit). */
+static bool rec_wait_served(int ms)
+{
+	static const struct timespec slice = { .tv_nsec = 1000000 };
+
+	for (int waited = 0; ms < 0 || waited < ms; waited++) {
+		unsigned int done = __atomic_load_n(&rec.req.done, __ATOMIC_ACQUIRE);
+
+		if (__atomic_load_n(&rec.req.kind, __ATOMIC_ACQUIRE) == REQ_NONE)
+			return true;
+		rec_futex(&rec.req.done, FUTEX_WAIT_PRIVATE, done, &slice);
+	}
+	return __atomic_load_n(&rec.req.kind, __ATOMIC_ACQUIRE) == REQ_NONE;
+}
+
+/*
+ * Have the thread write @path (NULL: the output) with @flags, and wait
+ * for it, @ms at most (-1: no limit).  Under the lock.  On the thread
+ * itself (its own fault's handler), write at once.  Async-signal-safe.
+ * Return: its result, or -ETIMEDOUT.
+ */
+static int rec_ask(const char *path, unsigned int flags, int ms)
+{
+	int tid = rec_gettid();
+
+	if (tid == rec.thread_tid) {
+		if (__atomic_load_n(&rec.reading_tid, __ATOMIC_RELAXED) == tid)
+			flags |= REC_W_SKIP_BUF;
+		return rec_write_locked(flags & REC_W_NUMBERED ? rec_numbered_path() :
+					path ? path : rec.cfg.output, flags);
+	}
+	/* A request of this very thread, which a handler interrupted: let it end. */
+	if (!rec_wait_served(ms))
+		return -ETIMEDOUT;
+	rec.req.path = path;
+	rec.req.flags = flags;
+	__atomic_store_n(&rec.req.kind, REQ_WRITE, __ATOMIC_RELEASE);
+	rec_wake();
+	return rec_wait_served(ms) ? rec.req.result : -ETIMEDOUT;
 }
 
 /* ------------------------------------------------------------------
@@ -885,6 +997,7 @@ static void rec_wait_written(int tid)
 void trace_record_finish_now(void)
 {
 	int tid, on = REC_ON, err;
+	bool held;
 
 	if (!rec_owner())
 		return;
@@ -896,16 +1009,15 @@ void trace_record_finish_now(void)
 	}
 	__atomic_store_n(&rec.writer_tid, tid, __ATOMIC_RELEASE);
 	ring_buffer_record_off(rec.buffer);
-	rec_lock_fatal(tid);
-	err = rec_write_locked(rec.cfg.output, REC_W_NOLOCK |
-			       (__atomic_load_n(&rec.reading_tid, __ATOMIC_RELAXED) == tid ?
-				REC_W_SKIP_BUF : 0));
+	held = rec_lock_fatal(tid);
 	/*
 	 * The thread goes on waiting (an exiting thread nobody joins is a
 	 * leak to ThreadSanitizer); with the buffer off it has nothing left
 	 * to move.
 	 */
-	rec_unlock();
+	err = rec_ask(NULL, REC_W_NOLOCK, RECORD_FATAL_WAIT_MS);
+	if (!held)
+		rec_unlock();
 	__atomic_store_n(&rec.written, 1, __ATOMIC_RELEASE);
 	if (err)
 		rec_warn_safe(rec.cfg.output, -err);
@@ -926,9 +1038,7 @@ void trace_record_before_exec(void)
 		return;
 	tid = rec_gettid();
 	held = rec_lock_fatal(tid);
-	err = rec_write_locked(rec.cfg.output, REC_W_NOLOCK | REC_W_KEEP |
-			       (__atomic_load_n(&rec.reading_tid, __ATOMIC_RELAXED) == tid ?
-				REC_W_SKIP_BUF : 0));
+	err = rec_ask(NULL, REC_W_NOLOCK | REC_W_KEEP, RECORD_FATAL_WAIT_MS);
 	if (!held)
 		rec_unlock();
 	if (err)
@@ -1342,21 +1452,6 @@ static int rec_config_from_attr(struct rec_config *cfg, const struct ustrace_rec
  * Starting and finishing
  */
 
-/* Each CPU's spill, in the output's directory. */
-static int rec_open_spills(void)
-{
-	char dir[PATH_MAX];
-
-	path_dirname(dir, sizeof(dir), rec.cfg.output);
-	for (int cpu = 0; cpu < rec.nr_cpus; cpu++) {
-		int err = rec_spill_open(&rec.cpus[cpu], dir);
-
-		if (err)
-			return err;
-	}
-	return 0;
-}
-
 /* What a file needs that can be rendered once, in normal context. */
 static void rec_render_static(void)
 {
@@ -1408,9 +1503,8 @@ static int rec_setup_instance(void)
 static void rec_teardown(bool destroy)
 {
 	rec_uninstall_handlers();
+	/* The thread closes the spills as it goes. */
 	rec_thread_stop();
-	for (int cpu = 0; rec.cpus && cpu < rec.nr_cpus; cpu++)
-		rec_spill_close(&rec.cpus[cpu]);
 	free(rec.cpus);
 	rec.cpus = NULL;
 	if (destroy && rec.tr)
@@ -1434,7 +1528,8 @@ static int rec_start(struct rec_config *cfg)
 	rec.pid = getpid();
 	rec.stop = rec.dump_req = rec.written = rec.writer_tid = 0;
 	rec.dump_seq = 0;
-	rec.last_err = 0;
+	rec.last_err = rec.dump_err = 0;
+	rec.thread_tid = 0;
 	err = rec_setup_instance();
 	if (err)
 		goto fail;
@@ -1442,10 +1537,11 @@ static int rec_start(struct rec_config *cfg)
 	rec.cpus = calloc((size_t)rec.nr_cpus, sizeof(*rec.cpus));
 	if (!rec.cpus)
 		goto fail;
-	err = rec_open_spills();
-	if (err)
-		goto fail;
+	for (int cpu = 0; cpu < rec.nr_cpus; cpu++)
+		rec.cpus[cpu].fd = -1;
+	path_dirname(rec.spill_dir, sizeof(rec.spill_dir), rec.cfg.output);
 	rec_render_static();
+	/* It opens the spills: an output directory we cannot write fails here. */
 	err = rec_thread_start();
 	if (err)
 		goto fail;
@@ -1457,6 +1553,20 @@ static int rec_start(struct rec_config *cfg)
 fail:
 	rec_teardown(true);
 	return err;
+}
+
+/* What went wrong on the way, said at the end (the thread prints nothing). */
+static void rec_report_errors(int err)
+{
+	int dump_err = __atomic_load_n(&rec.dump_err, __ATOMIC_ACQUIRE);
+	int last = __atomic_load_n(&rec.last_err, __ATOMIC_RELAXED);
+
+	if (dump_err)
+		rec_warn("%s.%u: %s", rec.cfg.output, rec.dump_err_seq, strerror(-dump_err));
+	if (err)
+		rec_warn("%s: %s", rec.cfg.output, strerror(-err));
+	else if (last)
+		rec_warn("%s: pages were lost: %s", rec.cfg.output, strerror(-last));
 }
 
 /* Patterns that never matched are most likely typos: say so at the end. */
@@ -1484,17 +1594,12 @@ static int rec_finish(bool exiting)
 					 __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
 		return -EINVAL;
 	__atomic_store_n(&rec.writer_tid, rec_gettid(), __ATOMIC_RELEASE);
-	rec_thread_stop();
 	ring_buffer_record_off(rec.buffer);
 	rec_lock();
-	err = rec_write_locked(rec.cfg.output, 0);
+	err = rec_ask(NULL, 0, RECORD_FATAL_WAIT_MS);
 	rec_unlock();
 	__atomic_store_n(&rec.written, 1, __ATOMIC_RELEASE);
-	if (err)
-		rec_warn("%s: %s", rec.cfg.output, strerror(-err));
-	else if (__atomic_load_n(&rec.last_err, __ATOMIC_RELAXED))
-		rec_warn("%s: pages were lost: %s", rec.cfg.output,
-			 strerror(-__atomic_load_n(&rec.last_err, __ATOMIC_RELAXED)));
+	rec_report_errors(err);
 	trace_event_lock();
 	rec_report_unmatched();
 	trace_event_unlock();
@@ -1673,7 +1778,7 @@ int ustrace_record_dump(const char *path)
 	if (!rec_owner() || __atomic_load_n(&rec.state, __ATOMIC_ACQUIRE) != REC_ON)
 		return -EINVAL;
 	rec_lock();
-	err = rec_write_locked(path ? path : rec_numbered_path(), 0);
+	err = rec_ask(path, path ? 0 : REC_W_NUMBERED, -1);
 	rec_unlock();
 	return err;
 }

@@ -40,6 +40,9 @@
  *             (a closed pipe: SIGPIPE)
  *   -A        after the workers, alarm(1) and wait (SIGALRM)
  *   -S        after the workers, spin (SIGXCPU under a CPU time limit)
+ *   -Z        before -o starts the recording, a seccomp filter that
+ *             refuses close_range() and unshare() (EPERM): the recorder
+ *             cannot have a descriptor table of its own
  *   -X HOW    end by HOW: _exit, _Exit, quick_exit, exec (execl() of
  *             /bin/true), execvp (of "true"), or go on after: execfail
  *             (exec of a file that does not exist), vfork (a child that
@@ -63,9 +66,14 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <stddef.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
 
 #include <ustrace/record.h>
 
@@ -231,6 +239,40 @@ static void own_handler(int sig)
 	_exit(42);
 }
 
+#if defined(__x86_64__)
+#define REC_AUDIT_ARCH	AUDIT_ARCH_X86_64
+#elif defined(__aarch64__)
+#define REC_AUDIT_ARCH	AUDIT_ARCH_AARCH64
+#endif
+
+/* -Z: close_range() and unshare() fail with EPERM, as some sandboxes have it. */
+static int refuse_unshare(void)
+{
+#ifdef REC_AUDIT_ARCH
+	struct sock_filter prog[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, REC_AUDIT_ARCH, 1, 0),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_close_range, 2, 0),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_unshare, 1, 0),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
+	};
+	struct sock_fprog fprog = { .len = sizeof(prog) / sizeof(prog[0]), .filter = prog };
+
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
+	    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &fprog, 0, 0)) {
+		perror("rec-app: seccomp");
+		return -1;
+	}
+	return 0;
+#else
+	fprintf(stderr, "rec-app: -Z: no seccomp filter for this architecture\n");
+	return -1;
+#endif
+}
+
 /* -F: what is open besides the standard descriptors. */
 static void print_fds(void)
 {
@@ -373,10 +415,10 @@ int main(int argc, char **argv)
 	};
 	const char *text = NULL, *plugin = NULL, *end = NULL;
 	int c, sig = 0, markers = 0, dump = 0, usr2 = 0, ret = 0, fds = 0, victims = -1;
-	int wait_how = 0;
+	int wait_how = 0, sandbox = 0;
 	int from_main = getenv("USTRACE_EVENTS") != NULL;
 
-	while ((c = getopt(argc, argv, "o:e:m:C:V:b:w:n:P:sMp:dut:k:H:xFc:WOASX:")) != -1) {
+	while ((c = getopt(argc, argv, "o:e:m:C:V:b:w:n:P:sMp:dut:k:H:xFc:WOASX:Z")) != -1) {
 		switch (c) {
 		case 'o': attr.output = optarg; break;
 		case 'e': attr.events = optarg; break;
@@ -400,9 +442,12 @@ int main(int argc, char **argv)
 		case 'c': victims = atoi(optarg); break;
 		case 'W': case 'O': case 'A': case 'S': wait_how = c; break;
 		case 'X': end = optarg; break;
+		case 'Z': sandbox = 1; break;
 		default: return 2;
 		}
 	}
+	if (sandbox && refuse_unshare())
+		return 1;
 	if (attr.output && (ret = ustrace_record_start(&attr))) {
 		fprintf(stderr, "rec-app: ustrace_record_start: %s\n", strerror(-ret));
 		return 1;
