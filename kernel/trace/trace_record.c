@@ -133,10 +133,11 @@ struct rec_cpu {
 /*
  * A file another path asks the thread for: @path (NULL: the output) with
  * rec_write_locked()'s @flags.  The asker, under the lock, sets them and
- * then @kind; the thread sets @result, then @kind back to REQ_NONE and
- * bumps @done, a futex the asker sleeps on.
+ * then @kind to REQ_WRITE; the thread sets it to REQ_BUSY as it starts,
+ * sets @result, then @kind back to REQ_NONE and bumps @done, a futex the
+ * asker sleeps on.
  */
-enum { REQ_NONE, REQ_WRITE };
+enum { REQ_NONE, REQ_WRITE, REQ_BUSY };
 
 struct rec_req {
 	int		kind;
@@ -842,6 +843,7 @@ static void rec_serve(void)
 	const char *path = flags & REC_W_NUMBERED ? rec_numbered_path() :
 			   rec.req.path ? rec.req.path : rec.cfg.output;
 
+	__atomic_store_n(&rec.req.kind, REQ_BUSY, __ATOMIC_RELAXED);
 	rec.req.result = rec_write_locked(path, flags);
 	__atomic_store_n(&rec.req.kind, REQ_NONE, __ATOMIC_RELEASE);
 	__atomic_add_fetch(&rec.req.done, 1, __ATOMIC_RELEASE);
@@ -863,7 +865,7 @@ static bool rec_has_work(void)
 {
 	return __atomic_load_n(&rec.stop, __ATOMIC_ACQUIRE) ||
 	       __atomic_load_n(&rec.dump_req, __ATOMIC_ACQUIRE) ||
-	       __atomic_load_n(&rec.req.kind, __ATOMIC_ACQUIRE) != REQ_NONE;
+	       __atomic_load_n(&rec.req.kind, __ATOMIC_ACQUIRE) == REQ_WRITE;
 }
 
 static void *rec_thread_fn(void *arg)
@@ -881,7 +883,7 @@ static void *rec_thread_fn(void *arg)
 
 		if (!rec_has_work())
 			rec_sleep(seen, timeout);
-		if (__atomic_load_n(&rec.req.kind, __ATOMIC_ACQUIRE) != REQ_NONE)
+		if (__atomic_load_n(&rec.req.kind, __ATOMIC_ACQUIRE) == REQ_WRITE)
 			rec_serve();
 		if (__atomic_load_n(&rec.stop, __ATOMIC_ACQUIRE))
 			break;
@@ -931,19 +933,25 @@ static void rec_thread_stop(void)
  * Asking the thread for a file
  */
 
-/* Until the request in progress (if any) is served, @ms at most (-1: no limit). */
+/*
+ * Until the request posted (if any) is served.  The thread has @ms (-1:
+ * no limit) to take it up; then it writes as long as the file takes, as
+ * the asker would have.  Return: false if it did not take it up.
+ */
 static bool rec_wait_served(int ms)
 {
 	static const struct timespec slice = { .tv_nsec = 1000000 };
 
-	for (int waited = 0; ms < 0 || waited < ms; waited++) {
+	for (int waited = 0; ; waited++) {
 		unsigned int done = __atomic_load_n(&rec.req.done, __ATOMIC_ACQUIRE);
+		int kind = __atomic_load_n(&rec.req.kind, __ATOMIC_ACQUIRE);
 
-		if (__atomic_load_n(&rec.req.kind, __ATOMIC_ACQUIRE) == REQ_NONE)
+		if (kind == REQ_NONE)
 			return true;
+		if (kind == REQ_WRITE && ms >= 0 && waited >= ms)
+			return false;
 		rec_futex(&rec.req.done, FUTEX_WAIT_PRIVATE, done, &slice);
 	}
-	return __atomic_load_n(&rec.req.kind, __ATOMIC_ACQUIRE) == REQ_NONE;
 }
 
 /*
@@ -1596,7 +1604,7 @@ static int rec_finish(bool exiting)
 	__atomic_store_n(&rec.writer_tid, rec_gettid(), __ATOMIC_RELEASE);
 	ring_buffer_record_off(rec.buffer);
 	rec_lock();
-	err = rec_ask(NULL, 0, RECORD_FATAL_WAIT_MS);
+	err = rec_ask(NULL, 0, -1);
 	rec_unlock();
 	__atomic_store_n(&rec.written, 1, __ATOMIC_RELEASE);
 	rec_report_errors(err);
