@@ -7,8 +7,9 @@
 #   - descriptors: the recording keeps none; a program that closes 3-1023
 #     and opens 12 files of its own finds them intact and its recording
 #     whole, one that closes them and opens nothing too; the same where a
-#     seccomp filter refuses the recorder a descriptor table of its own;
-#     a disk that fills is an error named at the end
+#     seccomp filter refuses the recorder a descriptor table of its own,
+#     and without close_range() (the table's copies of the program's
+#     files are closed); a disk that fills is an error named at the end
 #   - privileges: a set-user-ID root copy of a program, run by nobody,
 #     ignores USTRACE_EVENTS, USTRACE_OUTPUT and USTRACE_TRACEFS (one line
 #     on stderr); a root-only file named by USTRACE_OUTPUT is untouched
@@ -121,8 +122,42 @@ sandboxed() (
 )
 check "no table of its own (seccomp): the daemon's files intact, the drops counted" sandboxed
 
-# A disk that fills: the spills stop taking pages (never a SIGBUS in the
-# program), and the end names the error.
+# Before Linux 5.9 (no close_range()): unshare() and a close of each
+# descriptor the table copied; none of the program's stays open there.
+old_kernel() (
+	local pid i t found
+
+	mkdir old && cd old || return 1
+	echo kept >program-file
+	exec 7<program-file
+	"$app" -o y.dat -e rec_test -b 256 -n 20000 -w 2 -P 2000 -c 12 -Y -W >y.out &
+	pid=$!
+	exec 7<&-
+	for ((i = 0; i < 400; i++)); do
+		grep -q ready y.out 2>/dev/null && break
+		sleep 0.05
+	done
+	for t in /proc/$pid/task/*; do
+		# The recorder's: its spills, unnamed files of the output's directory.
+		ls -l "$t/fd" | grep -q -- "-> $tmp/old/#[0-9]" || continue
+		found=1
+		if ls -l "$t/fd" | grep -q 'program-file\|victim'; then
+			echo "the recorder's table holds the program's files:"; ls -l "$t/fd"
+			kill -TERM "$pid"; return 1
+		fi
+	done
+	kill -TERM "$pid"
+	wait "$pid"
+	[ $? = 143 ] && [ "${found:-0}" = 1 ] || return 1
+	for i in $(seq 0 11); do
+		[ "$(cat "victim-$i")" = VICTIM-DATA ] || { echo "victim-$i: $(od -c "victim-$i" | head -n 2)"; return 1; }
+	done
+	whole y.dat 2 39999
+)
+check "no close_range(): the recorder's table holds none of the program's files" old_kernel
+
+# A disk that fills: the spills stop taking pages, the program runs on,
+# and the end names the error.
 full_disk() {
 	mkdir full && mount -t tmpfs -o size=512k ustrace-full full || return 1
 	USTRACE_EVENTS=rec_test USTRACE_OUTPUT=full/f.dat USTRACE_BUFFER_KB=128 \

@@ -43,6 +43,8 @@
  *   -Z        before -o starts the recording, a seccomp filter that
  *             refuses close_range() and unshare() (EPERM): the recorder
  *             cannot have a descriptor table of its own
+ *   -Y        the same for close_range() only (ENOSYS, as before Linux
+ *             5.9): unshare() and a close of each descriptor
  *   -X HOW    end by HOW: _exit, _Exit, quick_exit, exec (execl() of
  *             /bin/true), execvp (of "true"), or go on after: execfail
  *             (exec of a file that does not exist), vfork (a child that
@@ -245,8 +247,11 @@ static void own_handler(int sig)
 #define REC_AUDIT_ARCH	AUDIT_ARCH_AARCH64
 #endif
 
-/* -Z: close_range() and unshare() fail with EPERM, as some sandboxes have it. */
-static int refuse_unshare(void)
+/*
+ * -Z: close_range() and unshare() fail with EPERM, as some sandboxes have
+ * it; -Y (@old_kernel): close_range() fails with ENOSYS.
+ */
+static int refuse_unshare(bool old_kernel)
 {
 #ifdef REC_AUDIT_ARCH
 	struct sock_filter prog[] = {
@@ -254,10 +259,11 @@ static int refuse_unshare(void)
 		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, REC_AUDIT_ARCH, 1, 0),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
 		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_close_range, 2, 0),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_unshare, 1, 0),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_close_range, 3, 0),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, old_kernel ? ~0u : SYS_unshare, 1, 0),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | (old_kernel ? ENOSYS : EPERM)),
 	};
 	struct sock_fprog fprog = { .len = sizeof(prog) / sizeof(prog[0]), .filter = prog };
 
@@ -418,7 +424,7 @@ int main(int argc, char **argv)
 	int wait_how = 0, sandbox = 0;
 	int from_main = getenv("USTRACE_EVENTS") != NULL;
 
-	while ((c = getopt(argc, argv, "o:e:m:C:V:b:w:n:P:sMp:dut:k:H:xFc:WOASX:Z")) != -1) {
+	while ((c = getopt(argc, argv, "o:e:m:C:V:b:w:n:P:sMp:dut:k:H:xFc:WOASX:ZY")) != -1) {
 		switch (c) {
 		case 'o': attr.output = optarg; break;
 		case 'e': attr.events = optarg; break;
@@ -442,11 +448,11 @@ int main(int argc, char **argv)
 		case 'c': victims = atoi(optarg); break;
 		case 'W': case 'O': case 'A': case 'S': wait_how = c; break;
 		case 'X': end = optarg; break;
-		case 'Z': sandbox = 1; break;
+		case 'Z': case 'Y': sandbox = c; break;
 		default: return 2;
 		}
 	}
-	if (sandbox && refuse_unshare())
+	if (sandbox && refuse_unshare(sandbox == 'Y'))
 		return 1;
 	if (attr.output && (ret = ustrace_record_start(&attr))) {
 		fprintf(stderr, "rec-app: ustrace_record_start: %s\n", strerror(-ret));
