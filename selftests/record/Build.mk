@@ -4,13 +4,15 @@
 # trace_dat.c, trace_record_libc.c, <ustrace/record.h>) and of ustrace
 # record / report / list.  The scripts run the programs below and read
 # their files with the stock trace-cmd: record.sh (what is recorded),
-# guest.sh (the program's descriptors, privileges, links, signals and
-# ends), ustrace-cmd.sh (the commands).
+# guest-fds.sh, guest-privileges.sh and guest-ends.sh (the program's
+# descriptors; set-user-ID programs and planted links; signals, _exit()
+# and exec: sourcing guest-lib), ustrace-cmd.sh (the commands).
 #
 #   rec-app         the recorded program: workers pinned to CPUs fire the
 #                   sample events and numbered events; ends by stop, exit,
 #                   a signal, _exit() or exec, closes its descriptors as a
-#                   daemon does (see its comment)
+#                   daemon does, runs under a seccomp filter (see its
+#                   comment)
 #   rec-app-static  the same linked with libustrace.a: trace markers, and
 #                   the instance's own trace text to compare with
 #

@@ -13,7 +13,7 @@
 #     the sample prints itself
 #   - SIGSEGV, SIGABRT, SIGBUS, SIGFPE, SIGILL, SIGTERM, SIGINT still leave
 #     a whole file; a handler the program had still runs (the other ways
-#     a program ends, and what a guest must not do: guest.sh)
+#     a program ends, and what a guest must not do: guest-*.sh)
 #   - the flight recorder keeps the last MB and says how many it lost;
 #     SIGUSR2 and ustrace_record_dump() write numbered files
 #   - producer/consumer mode keeps a recording longer than its buffer
