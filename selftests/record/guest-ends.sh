@@ -15,7 +15,7 @@
 set -u
 
 . "$(dirname "$0")/../lib/tap.sh"
-. "$(dirname "$0")/guest-lib"
+. "$(dirname "$0")/guest-lib.bash"
 
 tap_begin guest-ends
 need_trace_cmd

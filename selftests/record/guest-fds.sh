@@ -14,7 +14,7 @@
 set -u
 
 . "$(dirname "$0")/../lib/tap.sh"
-. "$(dirname "$0")/guest-lib"
+. "$(dirname "$0")/guest-lib.bash"
 
 tap_begin guest-fds
 need_trace_cmd
