@@ -74,4 +74,12 @@ static const struct ustrace_fork_ops name##_fork_ops = {		\
 	.child		= name##_fork_child,				\
 }
 
+/*
+ * kernel/env.c: the USTRACE_* variables, through secure_getenv(); those
+ * that name a path are refused too while real and effective ids differ.
+ */
+const char *ustrace_getenv(const char *name);
+const char *ustrace_getenv_path(const char *name);
+bool ustrace_env_untrusted(void);
+
 #endif /* _USTRACE_KERNEL_INTERNAL_H */

@@ -8,7 +8,9 @@ Usage:
 Commands (each prints TAP on stdout and exits 1 if a test failed):
   symbols     every symbol libustrace.so exports, except the __ustrace_
               internals, is named in the NAME or SYNOPSIS section of a man
-              page in Documentation/man/
+              page in Documentation/man/; a function of the C library that
+              libustrace defines over libc's (_exit, execve...) is named in
+              an INTERPOSED FUNCTIONS section instead
   man         every man page renders without warnings and has NAME,
               SYNOPSIS, DESCRIPTION and SEE ALSO; every name in a NAME
               section has a page or a .so link, every .so link points to
@@ -625,7 +627,7 @@ def so_target(path):
     return None
 
 
-def exported_symbols(lib):
+def exported_symbols(lib, foreign=True):
     p = subprocess.run(['nm', '-D', '--defined-only', lib],
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     if p.returncode != 0:
@@ -635,19 +637,32 @@ def exported_symbols(lib):
         f = line.split()
         if len(f) == 3 and f[1] not in 'aAU':
             syms.add(f[2].split('@')[0])
+    if not foreign:
+        return sorted(syms)
     return sorted(s for s in syms
                   if not s.startswith('__ustrace_') and
                   not FOREIGN_SYMBOL.match(s))
 
 
-def documented_names(srctree):
+def libc_symbols():
+    """The functions the C library this script runs on exports."""
+    libc = None
+    for line in open('/proc/self/maps'):
+        f = line.split()
+        if len(f) >= 6 and re.search(r'/libc(\.so|-[0-9.]+\.so)', f[5]):
+            libc = f[5]
+            break
+    return set(exported_symbols(libc, foreign=False)) if libc else set()
+
+
+def documented_names(srctree, sections=('NAME', 'SYNOPSIS')):
     """identifier -> [man pages] from every NAME and SYNOPSIS section."""
     names = {}
     for page in man_pages(srctree):
         if so_target(page):
             continue
         secs = man_sections(page)
-        for sec in ('NAME', 'SYNOPSIS'):
+        for sec in sections:
             for line in secs.get(sec, []):
                 if line.startswith('.\\"'):
                     continue
@@ -670,13 +685,16 @@ def check_symbols(tap, tc):
         tap.result(False, 'nm reads libustrace.so', str(e))
         return
     names = documented_names(tc.srctree)
+    interposed = documented_names(tc.srctree, ('INTERPOSED FUNCTIONS',))
+    libc = libc_symbols()
     for s in syms:
-        pages = names.get(s)
+        pages = names.get(s) or (interposed.get(s) if s in libc else None)
         tap.result(bool(pages), '%s is documented%s' %
                    (s, ' in ' + ', '.join(sorted(set(pages))) if pages else ''),
                    'check-docs: %s is exported by libustrace.so but no man '
-                   'page in Documentation/man/ names it in NAME or SYNOPSIS'
-                   % s)
+                   'page in Documentation/man/ names it in NAME or SYNOPSIS%s'
+                   % (s, ' (or, a C library function, in INTERPOSED '
+                      'FUNCTIONS)' if s in libc else ''))
 
 
 def check_man(tap, tc, workdir):

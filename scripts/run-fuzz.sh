@@ -5,7 +5,8 @@
 #
 # Builds each fuzz target with clang under libFuzzer and ASan/UBSan in
 # DIR/libfuzzer, and its replay program (to write the seeds) in
-# DIR/replay; runs each target for SECONDS from its seeds and what
+# DIR/replay; runs each target for SECONDS from its seeds, the corpus
+# and regressions of the tree (written by the replay program) and what
 # earlier runs found (DIR/corpus/TARGET).  An input that fails is copied
 # to selftests/fuzz/regress/TARGET-*.in, which the replay programs replay
 # in "make check", and the run fails.  Run from the top of the source tree.
@@ -19,6 +20,12 @@ time=$2
 make=${MAKE:-make}
 targets="filter trigger"
 fail=0
+
+# A leak, an ASan report or any undefined behaviour ends the run with a
+# failing input: UBSan alone would report and go on.
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
+UBSAN_OPTIONS=halt_on_error=1:abort_on_error=1:print_stacktrace=1
+export ASAN_OPTIONS UBSAN_OPTIONS
 
 # fuzzer TARGET / replay TARGET: where the programs are built.
 fuzzer() { case $1 in filter) echo selftests/fuzz/filter-fuzzer;; *) echo selftests/$1/$1-fuzzer;; esac; }
@@ -36,8 +43,6 @@ for t in $targets; do
 	mkdir -p "$corpus" "$artifacts"
 	"$dir/replay/$(replay "$t")" --seeds "$corpus" || exit 1
 	echo "# fuzz: $t for $time s"
-	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
-	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 	dict=
 	[ ! -f "selftests/fuzz/$t.dict" ] || dict=-dict=selftests/fuzz/$t.dict
 	"$dir/libfuzzer/$(fuzzer "$t")" -max_total_time="$time" -timeout=10 \

@@ -975,6 +975,15 @@ static int rb_map(struct trace_buffer *buffer)
 	}
 	if (map == MAP_FAILED)
 		return -errno;
+	/*
+	 * The mapping keeps the memfd alive: a descriptor kept open could be
+	 * the program's own file by the time we closed it (a daemon closes
+	 * every descriptor and opens its files under the same numbers).
+	 */
+	if (buffer->memfd >= 0) {
+		close(buffer->memfd);
+		buffer->memfd = -1;
+	}
 	buffer->map = map;
 	buffer->cpu_base = (char *)map + RB_HDR_SIZE;
 	return 0;

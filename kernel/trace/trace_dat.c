@@ -36,6 +36,7 @@
 #include <errno.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/syscall.h>
 
 #include <linux/ring_buffer.h>
 
@@ -98,6 +99,21 @@ struct dat_out {
 
 static char copy_buf[64 * 1024];
 static const char zero_page[DAT_PAGE_SIZE];
+
+/*
+ * The descriptors are the recorder thread's, in a table of its own that
+ * sanitizers modelling the process's descriptors do not know of: system
+ * calls, not libc's wrappers (trace_record.c).
+ */
+static ssize_t dat_write(int fd, const void *buf, size_t len)
+{
+	return syscall(SYS_write, fd, buf, len);
+}
+
+static ssize_t dat_pread(int fd, void *buf, size_t len, off_t off)
+{
+	return syscall(SYS_pread64, fd, buf, len, off);
+}
 
 /* ------------------------------------------------------------------
  * Text without allocation
@@ -175,7 +191,7 @@ static void out_bytes(struct dat_out *o, const void *buf, size_t len)
 	if (o->dry || o->err)
 		return;
 	while (len) {
-		ssize_t n = write(o->fd, p, len);
+		ssize_t n = dat_write(o->fd, p, len);
 
 		if (n < 0) {
 			if (errno == EINTR)
@@ -235,7 +251,7 @@ static void out_file(struct dat_out *o, int fd, uint64_t len)
 	}
 	while (pos < len && !o->err) {
 		size_t want = len - pos < sizeof(copy_buf) ? (size_t)(len - pos) : sizeof(copy_buf);
-		ssize_t n = pread(fd, copy_buf, want, (off_t)pos);
+		ssize_t n = dat_pread(fd, copy_buf, want, (off_t)pos);
 
 		if (n < 0 && errno == EINTR)
 			continue;

@@ -7,13 +7,14 @@
  * ustrace-record in a tracefs mount), enable the matching events in it as
  * they register, and write the instance's pages into a trace-cmd data file
  * (trace_dat.c) at the end: at exit (the library's destructor, which runs
- * after those of the objects that use the library), on a fatal signal, on
- * ustrace_record_stop(); and on request, into numbered files.
+ * after those of the objects that use the library), on a signal that ends
+ * the process, at _exit() and before exec; on ustrace_record_stop(); and
+ * on request, into numbered files.
  *
- * Pages go through one temporary file per CPU, in the output's directory
- * (unlinked from the start):
+ * Pages go through one temporary file per CPU, the spill, in the output's
+ * directory (unnamed):
  *
- *	ring buffer ──read_page──▶ cpuN temp file ──trace_dat_write()──▶ trace.dat
+ *	ring buffer ──read_page──▶ cpuN spill ──trace_dat_write()──▶ trace.dat
  *
  * In producer/consumer mode a thread of ours moves the full pages of a
  * CPU whose buffer is half full, as trace-cmd record's readers do when
@@ -22,30 +23,47 @@
  * flight recorder) pages stay in the buffer until a file is written, and
  * the thread only waits for requests.
  *
- * The fatal-signal path writes with what a signal handler may use:
- * ring_buffer_read_page() into a static page, pwrite(), open(), rename(),
- * and texts rendered beforehand (header pages, event formats as they
- * register, the clock list) or with trace_dat.c's allocation-free
- * helpers (stats, saved cmdlines).  One lock, an atomic word holding its
- * owner's thread id, orders the thread, ustrace_record_dump() and the
- * final write; the handler waits for it a bounded time and takes it over
- * when its own thread held it.
+ * The program's descriptors are its own.  A daemon closes every one it
+ * did not open and opens its files under the same numbers; a descriptor
+ * of ours in its table could be one of its files by the time we wrote to
+ * it.  So the recording keeps its files in a descriptor table of the
+ * thread's own (see "The thread"), where the program cannot reach them
+ * and its children do not inherit them, and the thread does all the file
+ * work: it moves pages, and writes every file, those asked for by the
+ * other paths too (ustrace_record_dump(), the final write at exit, from a
+ * signal handler, at _exit() and before exec), which wait for it.  Each
+ * file is an unnamed file linked under a random name and renamed over
+ * the target: a planted symbolic link is replaced, never followed.
+ *
+ * The paths that may not resume (a signal handler, _exit(), exec) only
+ * ask and wait, a bounded time, with what a signal handler may use; the
+ * thread writes with ring_buffer_read_page() into a static page,
+ * pwrite(), open(), linkat(), rename(), and texts rendered beforehand
+ * (header pages, event formats as they register, the clock list) or with
+ * trace_dat.c's allocation-free helpers (stats, saved cmdlines), so that
+ * a fault of the thread's own can write from its handler too.  One lock,
+ * an atomic word holding its owner's thread id, orders the askers; those
+ * that may not resume take it over when their own thread held it.
  */
 #define __USTRACE_CORE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <fnmatch.h>
 #include <limits.h>
-#include <poll.h>
+#include <linux/close_range.h>
+#include <linux/futex.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <ucontext.h>
 #include <unistd.h>
-#include <sys/eventfd.h>
+#include <sys/random.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
 
@@ -55,6 +73,7 @@
 #include <linux/trace_events.h>
 #include <ustrace/record.h>
 
+#include "../internal.h"
 #include "trace_array.h"
 #include "trace_dat.h"
 #include "trace_events_internal.h"
@@ -62,12 +81,20 @@
 
 #define RECORD_DEFAULT_KB	1408ul
 #define RECORD_POLL_MS		10
-/* How long a fatal-signal handler waits for another writer. */
+/* How long a path that may not resume waits for another writer. */
 #define RECORD_FATAL_WAIT_MS	30000
 #define RECORD_STATS_MAX	320
 #define RECORD_CMDLINE_MAX	(TRACE_COMM_LEN + 16)
 
 enum { REC_OFF, REC_STARTING, REC_ON, REC_FINISHING };
+
+/* rec_write_locked()'s flags. */
+enum {
+	REC_W_NOLOCK	= 1 << 0,	/* may not resume: cmdlines without their lock */
+	REC_W_SKIP_BUF	= 1 << 1,	/* this thread was stopped inside the reader */
+	REC_W_KEEP	= 1 << 2,	/* the next file starts from the same place */
+	REC_W_NUMBERED	= 1 << 3,	/* the next numbered file, OUTPUT.N */
+};
 
 /* One "SYSTEM[:EVENT]" of the events list, globs both. */
 struct rec_pattern {
@@ -89,11 +116,11 @@ struct rec_config {
 
 /**
  * struct rec_cpu - one CPU's pages on their way to the file
- * @fd:     the temporary file
- * @size:   bytes of whole pages in it; a page counts once it is written
- * @base:   the counters when the last file was written: each file's
- *          stats count what happened since the previous one
- * @stats:  its CPUSTAT text, rendered when a file is written
+ * @fd:       the spill, open in the thread's table (-1: none)
+ * @size:     bytes of whole pages in it; a page counts once it is written
+ * @base:     the counters when the last file was written: each file's
+ *            stats count what happened since the previous one
+ * @stats:    its CPUSTAT text, rendered when a file is written
  */
 struct rec_cpu {
 	int		fd;
@@ -104,9 +131,27 @@ struct rec_cpu {
 };
 
 /*
+ * A file another path asks the thread for: @path (NULL: the output) with
+ * rec_write_locked()'s @flags.  The asker, under the lock, sets them and
+ * then @kind to REQ_WRITE; the thread sets it to REQ_BUSY as it starts,
+ * sets @result, then @kind back to REQ_NONE and bumps @done, a futex the
+ * asker sleeps on.
+ */
+enum { REQ_NONE, REQ_WRITE, REQ_BUSY };
+
+struct rec_req {
+	int		kind;
+	const char	*path;
+	unsigned int	flags;
+	int		result;
+	unsigned int	done;
+};
+
+/*
  * The recorder: one per process.  The configuration is set before the
  * state becomes REC_ON and read-only after; @state, @lock_tid,
- * @reading_tid, @stop, @dump_req, @writer_tid and @written are atomic.
+ * @reading_tid, @stop, @dump_req, @wake_seq, @writer_tid, @written,
+ * @init, @req.kind and the error words are atomic.
  */
 static struct recorder {
 	int			state;
@@ -117,9 +162,13 @@ static struct recorder {
 	int			nr_cpus;
 	bool			in_ns;
 	struct rec_cpu		*cpus;
-	int			wake_fd;
 	pthread_t		thread;
 	bool			have_thread;
+	int			thread_tid;
+	bool			own_table;
+	int			init;
+	unsigned int		wake_seq;
+	struct rec_req		req;
 	int			stop;
 	int			dump_req;
 	unsigned int		dump_seq;
@@ -128,31 +177,29 @@ static struct recorder {
 	int			writer_tid;
 	int			written;
 	int			last_err;
+	int			dump_err;
+	unsigned int		dump_err_seq;
+	char			spill_dir[PATH_MAX];
 	char			header_page[512];
 	char			header_event[512];
 	char			clock_list[128];
 	char			kallsyms[64];
 	char			uname[sizeof(struct utsname)];
-} rec = { .wake_fd = -1 };
+} rec;
+
+#define REC_INIT_PENDING	1
 
 /* Every event's format, in registration order; only grows (trace_dat.h). */
 static struct trace_dat_format *formats;
 static struct trace_dat_format **formats_tail = &formats;
 static bool notifier_registered;
 
-/* Used under the lock only: a fatal-signal path cannot allocate. */
+/* Used by the thread only (or a handler of its own): no allocation there. */
 static char page_buf[RB_PAGE_SIZE] __attribute__((__aligned__(RB_PAGE_SIZE)));
 static char cmdlines_buf[TRACE_SAVED_CMDLINES * RECORD_CMDLINE_MAX];
 static char path_buf[PATH_MAX + 32];
-static char part_buf[PATH_MAX + 48];
-
-/* The signals whose default action ends the process, and their old actions. */
-static const int fatal_signals[] = {
-	SIGSEGV, SIGABRT, SIGBUS, SIGFPE, SIGILL, SIGTERM, SIGINT,
-};
-#define NR_FATAL_SIGNALS	(sizeof(fatal_signals) / sizeof(fatal_signals[0]))
-static struct sigaction old_actions[NSIG];
-static bool handler_installed[NSIG];
+static char dir_buf[PATH_MAX + 32];
+static char link_buf[PATH_MAX + 64];
 
 /*
  * Defined by a program that hands USTRACE_* on to the programs it runs and
@@ -173,19 +220,64 @@ static void rec_warn(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
+/* "ustrace: record: PATH: ERROR" with write(2): async-signal-safe. */
+static void rec_warn_safe(const char *path, int err)
+{
+	static char line[PATH_MAX + 128];
+	const char *desc = strerrordesc_np(err);
+	struct trace_dat_text t;
+
+	trace_dat_text_init(&t, line, sizeof(line));
+	trace_dat_puts(&t, "ustrace: record: ");
+	trace_dat_puts(&t, path);
+	trace_dat_puts(&t, ": ");
+	trace_dat_puts(&t, desc ? desc : "error");
+	trace_dat_puts(&t, "\n");
+	if (write(STDERR_FILENO, line, trace_dat_text_cut(&t) ? t.size - 1 : t.len) < 0) {
+		/* Nowhere left to say it. */
+	}
+}
+
 static int rec_gettid(void)
 {
 	return (int)syscall(SYS_gettid);
 }
 
+/*
+ * Whether this process records.  Async-signal-safe, and safe in the child
+ * of a vfork(): a child has a pid of its own, and only reads here.
+ */
 static bool rec_owner(void)
 {
 	return __atomic_load_n(&rec.state, __ATOMIC_ACQUIRE) != REC_OFF &&
 	       rec.pid == getpid();
 }
 
+static long rec_futex(unsigned int *word, int op, unsigned int val, const struct timespec *ts)
+{
+	return syscall(SYS_futex, word, op, val, ts, NULL, 0);
+}
+
+/*
+ * The thread's descriptors, by system call.  Its table is its own, which
+ * sanitizers that model a process's descriptors (ThreadSanitizer's) know
+ * nothing of: through libc's wrappers, our descriptor 4 and the
+ * program's would be one descriptor to them, and the program's close()
+ * of its own a race with our pwrite().
+ */
+static int rec_sys_open(const char *path, int flags, mode_t mode)
+{
+	return (int)syscall(SYS_openat, AT_FDCWD, path, flags, mode);
+}
+
+static int rec_sys_close(int fd)
+{
+	return (int)syscall(SYS_close, fd);
+}
+
 /* ------------------------------------------------------------------
- * The lock: the owner's thread id, 0 when free
+ * The lock: the owner's thread id, 0 when free.  Taken by those who ask
+ * the thread for a file, one at a time.
  */
 
 static void sleep_ms(long ms)
@@ -218,29 +310,150 @@ static void rec_unlock(void)
 }
 
 /*
- * From a fatal-signal handler: wait for the holder (our thread moving
- * pages, or a ustrace_record_dump() caller) a bounded time; take the lock
- * over when this very thread held it (it will not resume) or the wait
- * ends.  Async-signal-safe.
+ * From a path that may not resume (a signal handler, _exit(), exec): wait
+ * for the holder (another asker: ustrace_record_dump(), exit) a bounded
+ * time; take the lock over when this very thread held it (it was
+ * interrupted) or the wait ends.  Async-signal-safe.
+ * Return: whether this thread held it already.
  */
-static void rec_lock_fatal(int tid)
+static bool rec_lock_fatal(int tid)
 {
 	for (int ms = 0; ms < RECORD_FATAL_WAIT_MS; ms++) {
-		if (rec_trylock(tid) || __atomic_load_n(&rec.lock_tid, __ATOMIC_ACQUIRE) == tid)
-			return;
+		if (rec_trylock(tid))
+			return false;
+		if (__atomic_load_n(&rec.lock_tid, __ATOMIC_ACQUIRE) == tid)
+			return true;
 		sleep_ms(1);
 	}
 	__atomic_store_n(&rec.lock_tid, tid, __ATOMIC_SEQ_CST);
+	return false;
 }
 
 /* ------------------------------------------------------------------
- * Moving pages and writing files (under the lock; async-signal-safe)
+ * Names
+ */
+
+/* dst = a followed by b, cut to @size. */
+static void path_join(char *dst, size_t size, const char *a, const char *b)
+{
+	struct trace_dat_text t;
+
+	trace_dat_text_init(&t, dst, size);
+	trace_dat_puts(&t, a);
+	trace_dat_puts(&t, b);
+}
+
+/* @path's directory ("." for a bare name). */
+static void path_dirname(char *dir, size_t size, const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	size_t len = !slash ? 0 : slash == path ? 1 : (size_t)(slash - path);
+
+	if (!len) {
+		path_join(dir, size, ".", "");
+		return;
+	}
+	if (len >= size)
+		len = size - 1;
+	memcpy(dir, path, len);
+	dir[len] = '\0';
+}
+
+/* link_buf = PATH.part- and 16 random hex digits. */
+static void rec_part_name(const char *path)
+{
+	static const char hex[] = "0123456789abcdef";
+	char digits[17];
+	uint64_t r = 0;
+
+	if (getrandom(&r, sizeof(r), GRND_NONBLOCK) != sizeof(r)) {
+		struct timespec ts;
+
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		r = ((uint64_t)ts.tv_nsec << 20 ^ (uint64_t)ts.tv_sec ^
+		     (uint64_t)rec_gettid() << 44) * 0x9e3779b97f4a7c15ull;
+	}
+	for (int i = 0; i < 16; i++, r >>= 4)
+		digits[i] = hex[r & 15];
+	digits[16] = '\0';
+	path_join(link_buf, sizeof(link_buf), path, ".part-");
+	path_join(link_buf, sizeof(link_buf), link_buf, digits);
+}
+
+/* ------------------------------------------------------------------
+ * The spills (the thread's)
+ *
+ * Each is an unnamed file of the output's directory (O_TMPFILE, else a
+ * unique name unlinked at once), written with pwrite() and read back when
+ * a file is written, open in the thread's own table, where nothing else
+ * can close or reuse its descriptor.  Where the thread shares the
+ * program's table, a descriptor of ours could be one of the program's by
+ * the next look: the spills are then opened only while a file is
+ * written, nothing is moved meanwhile, and a recording keeps what the
+ * buffer holds.
+ */
+
+/* An unnamed file in @dir, for reading and writing.  Return: fd or -errno. */
+static int rec_spill_tmpfile(const char *dir)
+{
+	int fd = rec_sys_open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+
+	/* Else a name of its own, unlinked at once. */
+	for (int tries = 0; fd < 0 && tries < 16; tries++) {
+		char name[PATH_MAX + 16];
+
+		path_join(name, sizeof(name), dir, "/.ustrace-record");
+		rec_part_name(name);
+		fd = rec_sys_open(link_buf, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+				  0600);
+		if (fd >= 0)
+			unlink(link_buf);
+		else if (errno != EEXIST)
+			break;
+	}
+	return fd < 0 ? -errno : fd;
+}
+
+/* Each CPU's spill.  Return: 0 or -errno (the others stay open). */
+static int rec_spills_open(void)
+{
+	for (int cpu = 0; cpu < rec.nr_cpus; cpu++) {
+		struct rec_cpu *c = &rec.cpus[cpu];
+
+		if (c->fd >= 0)
+			continue;
+		c->fd = rec_spill_tmpfile(rec.spill_dir);
+		c->size = 0;
+		if (c->fd < 0) {
+			int err = c->fd;
+
+			c->fd = -1;
+			return err;
+		}
+	}
+	return 0;
+}
+
+static void rec_spills_close(void)
+{
+	for (int cpu = 0; cpu < rec.nr_cpus; cpu++) {
+		struct rec_cpu *c = &rec.cpus[cpu];
+
+		if (c->fd >= 0)
+			rec_sys_close(c->fd);
+		c->fd = -1;
+		c->size = 0;
+	}
+}
+
+/* ------------------------------------------------------------------
+ * Moving pages and writing files (the thread's; async-signal-safe)
  */
 
 /*
- * Move @cpu's pages from the buffer to its temporary file: only complete
- * pages with @full (the thread's moves), everything without (a file is
- * being written).  Return: 0 or the errno of pwrite().
+ * Move @cpu's pages from the buffer to its spill: only complete pages
+ * with @full (the thread's moves), everything without (a file is being
+ * written).  Return: 0 or a negative errno of the spill.
  */
 static int rec_move_pages(int cpu, bool full)
 {
@@ -248,6 +461,8 @@ static int rec_move_pages(int cpu, bool full)
 	int tid = rec_gettid(), err = 0;
 	void *page = page_buf;
 
+	if (c->fd < 0)
+		return -EBADF;
 	for (;;) {
 		int ret;
 
@@ -256,9 +471,10 @@ static int rec_move_pages(int cpu, bool full)
 		__atomic_store_n(&rec.reading_tid, 0, __ATOMIC_RELAXED);
 		if (ret)
 			break;
-		if (pwrite(c->fd, page_buf, RB_PAGE_SIZE, (off_t)c->size) != RB_PAGE_SIZE) {
+		if (syscall(SYS_pwrite64, c->fd, page_buf, RB_PAGE_SIZE, (off_t)c->size) !=
+		    RB_PAGE_SIZE) {
 			/* The page is gone from the buffer: counted as lost below. */
-			err = errno ? errno : EIO;
+			err = errno ? -errno : -EIO;
 			break;
 		}
 		c->size += RB_PAGE_SIZE;
@@ -282,7 +498,7 @@ static bool rec_move_half_full(void)
 			int err = rec_move_pages(cpu, true);
 
 			if (err)
-				__atomic_store_n(&rec.last_err, -err, __ATOMIC_RELAXED);
+				__atomic_store_n(&rec.last_err, err, __ATOMIC_RELAXED);
 		}
 		moved |= rec.cpus[cpu].size != before;
 	}
@@ -325,7 +541,7 @@ static void rec_reset_cpu(int cpu)
 	struct rec_cpu *c = &rec.cpus[cpu];
 	struct trace_buffer *b = rec.buffer;
 
-	if (ftruncate(c->fd, 0) == 0)
+	if (c->fd >= 0 && syscall(SYS_ftruncate, c->fd, 0) == 0)
 		c->size = 0;
 	c->base_overrun = ring_buffer_overrun_cpu(b, cpu);
 	c->base_commit_overrun = ring_buffer_commit_overrun_cpu(b, cpu);
@@ -371,61 +587,152 @@ static int rec_write_dat(int fd, bool nolock)
 	};
 
 	for (int cpu = 0; cpu < rec.nr_cpus; cpu++) {
-		cpus[cpu].fd = rec.cpus[cpu].fd;
-		cpus[cpu].size = rec.cpus[cpu].size;
-		cpus[cpu].stats = rec.cpus[cpu].stats;
-		cpus[cpu].stats_len = rec.cpus[cpu].stats_len;
+		struct rec_cpu *c = &rec.cpus[cpu];
+
+		cpus[cpu].fd = c->fd;
+		cpus[cpu].size = c->fd >= 0 ? c->size : 0;
+		cpus[cpu].stats = c->stats;
+		cpus[cpu].stats_len = c->stats_len;
 	}
 	return trace_dat_write(fd, &info);
 }
 
-/* dst = a followed by b, cut to @size. */
-static void path_join(char *dst, size_t size, const char *a, const char *b)
+/* ------------------------------------------------------------------
+ * Output files
+ *
+ * A file is written into an unnamed file of its directory (O_TMPFILE),
+ * which is then linked under a random name, PATH.part-XXXXXXXXXXXXXXXX,
+ * and renamed to PATH: PATH is always a whole file, and whatever another
+ * user planted under any of these names is never followed: linkat()
+ * refuses a name that exists, rename() replaces a symbolic link itself.
+ * Where O_TMPFILE (or linking it through /proc) is not available, the
+ * file is created under the random name with O_EXCL | O_NOFOLLOW.
+ * Async-signal-safe: the names are built in static buffers, by the
+ * thread.
+ */
+
+/* The unnamed file @fd under a new random name next to @path. */
+static int rec_link_unnamed(int fd, const char *path)
 {
 	struct trace_dat_text t;
+	char proc[48];
 
-	trace_dat_text_init(&t, dst, size);
-	trace_dat_puts(&t, a);
-	trace_dat_puts(&t, b);
+	/* The thread's table may be its own: thread-self, not self. */
+	trace_dat_text_init(&t, proc, sizeof(proc));
+	trace_dat_puts(&t, "/proc/thread-self/fd/");
+	trace_dat_putu(&t, (uint64_t)fd);
+	for (int tries = 0; tries < 16; tries++) {
+		rec_part_name(path);
+		if (!linkat(AT_FDCWD, proc, AT_FDCWD, link_buf, AT_SYMLINK_FOLLOW))
+			return 0;
+		/* Without /proc, the privileged way. */
+		if (errno == ENOENT &&
+		    !syscall(SYS_linkat, fd, "", AT_FDCWD, link_buf, AT_EMPTY_PATH))
+			return 0;
+		if (errno != EEXIST)
+			return -errno;
+	}
+	return -EEXIST;
+}
+
+/* A new file under a random name next to @path (link_buf).  Return: fd or -errno. */
+static int rec_create_named(const char *path)
+{
+	for (int tries = 0; tries < 16; tries++) {
+		int fd;
+
+		rec_part_name(path);
+		fd = rec_sys_open(link_buf, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+				  0666);
+		if (fd >= 0 || errno != EEXIST)
+			return fd < 0 ? -errno : fd;
+	}
+	return -EEXIST;
+}
+
+/*
+ * Write the file @path, replacing what is there at once.  @unnamed: try
+ * O_TMPFILE first.  Return: 0, -ENOLINK (the unnamed file could not be
+ * linked: try without), or -errno.
+ */
+static int rec_write_file_as(const char *path, bool nolock, bool unnamed)
+{
+	int fd = -1, err;
+	bool named = false;
+
+	if (unnamed) {
+		path_dirname(dir_buf, sizeof(dir_buf), path);
+		fd = rec_sys_open(dir_buf, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
+	}
+	if (fd < 0) {
+		fd = rec_create_named(path);
+		if (fd < 0)
+			return fd;
+		named = true;
+	}
+	err = rec_write_dat(fd, nolock);
+	if (!err && !named) {
+		err = rec_link_unnamed(fd, path);
+		named = !err;
+		if (err && err != -EEXIST)
+			err = -ENOLINK;
+	}
+	if (rec_sys_close(fd) && !err)
+		err = -errno;
+	if (!err && rename(link_buf, path))
+		err = -errno;
+	if (err && named)
+		unlink(link_buf);
+	return err;
+}
+
+static int rec_write_file(const char *path, bool nolock)
+{
+	/* Learnt once: linking an unnamed file does not work here. */
+	static int no_unnamed;
+	int err = -ENOLINK;
+
+	if (!__atomic_load_n(&no_unnamed, __ATOMIC_RELAXED))
+		err = rec_write_file_as(path, nolock, true);
+	if (err == -ENOLINK) {
+		__atomic_store_n(&no_unnamed, 1, __ATOMIC_RELAXED);
+		err = rec_write_file_as(path, nolock, false);
+	}
+	return err;
 }
 
 /*
  * Write everything recorded since the last file into @path: the pages
- * still in the buffer join those already moved; the file is written
- * under PATH.part and renamed, so @path is always a whole file.  On
- * success the next file starts empty.  @nolock: from a signal handler,
- * with @skip_buffer when this thread was interrupted inside the ring
- * buffer's reader.
+ * still in the buffer join those in the spills.  On success the next file
+ * starts empty, unless REC_W_KEEP.  REC_W_NOLOCK: for a path that may
+ * not resume, with REC_W_SKIP_BUF when this thread was interrupted inside
+ * the ring buffer's reader.
  * Return: 0 or a negative errno.
  */
-static int rec_write_locked(const char *path, bool nolock, bool skip_buffer)
+static int rec_write_locked(const char *path, unsigned int flags)
 {
-	int fd, err = 0, cpu;
+	int err = rec.own_table ? 0 : rec_spills_open(), cpu;
 
-	for (cpu = 0; cpu < rec.nr_cpus && !skip_buffer; cpu++) {
+	if (err) {
+		rec_spills_close();
+		return err;
+	}
+	for (cpu = 0; cpu < rec.nr_cpus && !(flags & REC_W_SKIP_BUF); cpu++) {
 		int e = rec_move_pages(cpu, false);
 
 		if (e && !err)
-			err = -e;
+			err = e;
 	}
 	for (cpu = 0; cpu < rec.nr_cpus; cpu++)
 		rec_render_stats(cpu);
-	path_join(part_buf, sizeof(part_buf), path, ".part");
-	fd = open(part_buf, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-	if (fd < 0)
-		return -errno;
-	err = rec_write_dat(fd, nolock) ?: err;
-	if (close(fd) && !err)
-		err = -errno;
-	if (!err && rename(part_buf, path))
-		err = -errno;
-	if (err) {
-		unlink(part_buf);
-		return err;
-	}
-	for (cpu = 0; cpu < rec.nr_cpus; cpu++)
-		rec_reset_cpu(cpu);
-	return 0;
+	err = rec_write_file(path, flags & REC_W_NOLOCK) ?: err;
+	if (!err && !(flags & REC_W_KEEP))
+		for (cpu = 0; cpu < rec.nr_cpus; cpu++)
+			rec_reset_cpu(cpu);
+	/* In the program's table, what was moved goes with the file written. */
+	if (!rec.own_table)
+		rec_spills_close();
+	return err;
 }
 
 /* OUTPUT.N, the next numbered file. */
@@ -442,53 +749,170 @@ static const char *rec_numbered_path(void)
 
 /* ------------------------------------------------------------------
  * The thread
+ *
+ * Its first act is a descriptor table of its own,
+ * close_range(CLOSE_RANGE_UNSHARE) of every descriptor (or unshare() and
+ * a close of each: no copy of the program's files outlives its start),
+ * with /dev/null as 0, 1 and 2, so that nothing of ours ever prints into
+ * a file.  Where both are refused (a seccomp filter), it works in the
+ * program's table, and opens the spills only to write a file.  Then it
+ * opens the spills (or tries) and says how that went.
+ *
+ * It sleeps on @rec.wake_seq, a futex: a counter bumped by whoever has
+ * something for it (a request, the dump signal's handler, the stop), so
+ * that a wake between its look and its sleep is not lost.
  */
 
+/* Async-signal-safe. */
 static void rec_wake(void)
 {
-	uint64_t one = 1;
+	__atomic_add_fetch(&rec.wake_seq, 1, __ATOMIC_RELEASE);
+	rec_futex(&rec.wake_seq, FUTEX_WAKE_PRIVATE, 1, NULL);
+}
 
-	if (write(rec.wake_fd, &one, sizeof(one)) < 0) {
-		/* EAGAIN: a wake-up is pending already. */
+/* Until woken after @seen was read, or @ms (-1: no limit). */
+static void rec_sleep(unsigned int seen, int ms)
+{
+	struct timespec ts = { .tv_sec = ms / 1000, .tv_nsec = (ms % 1000) * 1000000L };
+
+	rec_futex(&rec.wake_seq, FUTEX_WAIT_PRIVATE, seen, ms < 0 ? NULL : &ts);
+}
+
+/* Every descriptor of a table just unshared, without close_range(). */
+static void rec_close_all(void)
+{
+	char ents[4096];
+	long n;
+
+	/* Closing while reading the directory may skip entries: again until none. */
+	for (bool closed = true; closed; ) {
+		int dir = rec_sys_open("/proc/thread-self/fd", O_RDONLY | O_DIRECTORY, 0);
+
+		/* No /proc: every number the table can hold. */
+		if (dir < 0) {
+			long max = sysconf(_SC_OPEN_MAX);
+
+			for (long fd = 0; fd < (max > 0 && max < (1l << 20) ? max : 1l << 20); fd++)
+				rec_sys_close((int)fd);
+			return;
+		}
+		closed = false;
+		while ((n = syscall(SYS_getdents64, dir, ents, sizeof(ents))) > 0) {
+			for (long off = 0; off < n; ) {
+				struct { uint64_t ino; int64_t off; unsigned short reclen;
+					 unsigned char type; char name[]; } *de = (void *)(ents + off);
+				int fd = atoi(de->name);
+
+				if (de->name[0] != '.' && fd != dir) {
+					rec_sys_close(fd);
+					closed = true;
+				}
+				off += de->reclen;
+			}
+		}
+		rec_sys_close(dir);
 	}
+}
+
+/* A table of the thread's own, with /dev/null as 0, 1 and 2. */
+static bool rec_own_table(void)
+{
+	if (syscall(SYS_close_range, 0u, ~0u, CLOSE_RANGE_UNSHARE)) {
+		if (unshare(CLONE_FILES))
+			return false;
+		if (syscall(SYS_close_range, 0u, ~0u, 0))
+			rec_close_all();
+	}
+	for (int i = 0; i < 3; i++)
+		if (rec_sys_open("/dev/null", O_RDWR, 0) != i)
+			break;
+	return true;
+}
+
+/* Return: 0, or why the spills cannot be (then no file could be either). */
+static int rec_thread_init(void)
+{
+	int err;
+
+	rec.thread_tid = rec_gettid();
+	rec.own_table = rec_own_table();
+	err = rec_spills_open();
+	if (err || !rec.own_table)
+		rec_spills_close();
+	return err;
+}
+
+/* What another path asked for. */
+static void rec_serve(void)
+{
+	unsigned int flags = rec.req.flags;
+	const char *path = flags & REC_W_NUMBERED ? rec_numbered_path() :
+			   rec.req.path ? rec.req.path : rec.cfg.output;
+
+	__atomic_store_n(&rec.req.kind, REQ_BUSY, __ATOMIC_RELAXED);
+	rec.req.result = rec_write_locked(path, flags);
+	__atomic_store_n(&rec.req.kind, REQ_NONE, __ATOMIC_RELEASE);
+	__atomic_add_fetch(&rec.req.done, 1, __ATOMIC_RELEASE);
+	rec_futex(&rec.req.done, FUTEX_WAKE_PRIVATE, INT_MAX, NULL);
+}
+
+/* The dump signal's file; an error is said by the next to write (the thread prints nothing). */
+static void rec_dump_now(void)
+{
+	int err = rec_write_locked(rec_numbered_path(), 0);
+
+	if (err) {
+		rec.dump_err_seq = rec.dump_seq;
+		__atomic_store_n(&rec.dump_err, err, __ATOMIC_RELEASE);
+	}
+}
+
+static bool rec_has_work(void)
+{
+	return __atomic_load_n(&rec.stop, __ATOMIC_ACQUIRE) ||
+	       __atomic_load_n(&rec.dump_req, __ATOMIC_ACQUIRE) ||
+	       __atomic_load_n(&rec.req.kind, __ATOMIC_ACQUIRE) == REQ_WRITE;
 }
 
 static void *rec_thread_fn(void *arg)
 {
-	struct pollfd pfd = { .fd = rec.wake_fd, .events = POLLIN };
 	bool busy = false;
-	uint64_t val;
+	int err = rec_thread_init();
 
 	(void)arg;
-	for (;;) {
+	__atomic_store_n(&rec.init, err, __ATOMIC_RELEASE);
+	rec_futex((unsigned int *)&rec.init, FUTEX_WAKE_PRIVATE, INT_MAX, NULL);
+	while (!err) {
+		unsigned int seen = __atomic_load_n(&rec.wake_seq, __ATOMIC_ACQUIRE);
 		int timeout = rec.cfg.mode != USTRACE_RECORD_PRODUCER_CONSUMER ? -1 :
 			      busy ? 1 : RECORD_POLL_MS;
 
-		if (poll(&pfd, 1, timeout) > 0 && read(rec.wake_fd, &val, sizeof(val)) < 0) {
-			/* Nothing to clear: another read got it. */
-		}
+		if (!rec_has_work())
+			rec_sleep(seen, timeout);
+		if (__atomic_load_n(&rec.req.kind, __ATOMIC_ACQUIRE) == REQ_WRITE)
+			rec_serve();
 		if (__atomic_load_n(&rec.stop, __ATOMIC_ACQUIRE))
 			break;
-		rec_lock();
-		if (__atomic_exchange_n(&rec.dump_req, 0, __ATOMIC_ACQ_REL)) {
-			int err = rec_write_locked(rec_numbered_path(), false, false);
-
-			if (err)
-				rec_warn("%s: %s", path_buf, strerror(-err));
-		}
-		busy = rec.cfg.mode == USTRACE_RECORD_PRODUCER_CONSUMER &&
+		if (__atomic_exchange_n(&rec.dump_req, 0, __ATOMIC_ACQ_REL))
+			rec_dump_now();
+		busy = rec.cfg.mode == USTRACE_RECORD_PRODUCER_CONSUMER && rec.own_table &&
+		       __atomic_load_n(&rec.state, __ATOMIC_ACQUIRE) == REC_ON &&
 		       rec_move_half_full();
-		rec_unlock();
 	}
+	rec_spills_close();
 	return NULL;
 }
 
-/* The thread takes no signal meant for the program. */
+/*
+ * The thread takes no signal meant for the program.  Return: 0, or the
+ * error of its start (the spills cannot be created next to the output).
+ */
 static int rec_thread_start(void)
 {
 	sigset_t all, old;
 	int err;
 
+	__atomic_store_n(&rec.init, REC_INIT_PENDING, __ATOMIC_RELAXED);
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
 	err = pthread_create(&rec.thread, NULL, rec_thread_fn, NULL);
@@ -496,7 +920,9 @@ static int rec_thread_start(void)
 	if (err)
 		return -err;
 	rec.have_thread = true;
-	return 0;
+	while ((err = __atomic_load_n(&rec.init, __ATOMIC_ACQUIRE)) == REC_INIT_PENDING)
+		rec_futex((unsigned int *)&rec.init, FUTEX_WAIT_PRIVATE, REC_INIT_PENDING, NULL);
+	return err;
 }
 
 static void rec_thread_stop(void)
@@ -510,28 +936,59 @@ static void rec_thread_stop(void)
 }
 
 /* ------------------------------------------------------------------
- * Signals
+ * Asking the thread for a file
  */
 
 /*
- * Hand the signal to what the program had: its handler, or the default
- * action (sent again, delivered when this handler returns), or nothing.
+ * Until the request posted (if any) is served.  The thread has @ms (-1:
+ * no limit) to take it up; then it writes as long as the file takes, as
+ * the asker would have.  Return: false if it did not take it up.
  */
-static void rec_chain(int sig, siginfo_t *si, void *uc)
+static bool rec_wait_served(int ms)
 {
-	struct sigaction *old = &old_actions[sig];
+	static const struct timespec slice = { .tv_nsec = 1000000 };
 
-	sigaction(sig, old, NULL);
-	handler_installed[sig] = false;
-	if (old->sa_flags & SA_SIGINFO) {
-		if (old->sa_sigaction)
-			old->sa_sigaction(sig, si, uc);
-	} else if (old->sa_handler == SIG_DFL) {
-		raise(sig);
-	} else if (old->sa_handler != SIG_IGN) {
-		old->sa_handler(sig);
+	for (int waited = 0; ; waited++) {
+		unsigned int done = __atomic_load_n(&rec.req.done, __ATOMIC_ACQUIRE);
+		int kind = __atomic_load_n(&rec.req.kind, __ATOMIC_ACQUIRE);
+
+		if (kind == REQ_NONE)
+			return true;
+		if (kind == REQ_WRITE && ms >= 0 && waited >= ms)
+			return false;
+		rec_futex(&rec.req.done, FUTEX_WAIT_PRIVATE, done, &slice);
 	}
 }
+
+/*
+ * Have the thread write @path (NULL: the output) with @flags, and wait
+ * for it, @ms at most (-1: no limit).  Under the lock.  On the thread
+ * itself (its own fault's handler), write at once.  Async-signal-safe.
+ * Return: its result, or -ETIMEDOUT.
+ */
+static int rec_ask(const char *path, unsigned int flags, int ms)
+{
+	int tid = rec_gettid();
+
+	if (tid == rec.thread_tid) {
+		if (__atomic_load_n(&rec.reading_tid, __ATOMIC_RELAXED) == tid)
+			flags |= REC_W_SKIP_BUF;
+		return rec_write_locked(flags & REC_W_NUMBERED ? rec_numbered_path() :
+					path ? path : rec.cfg.output, flags);
+	}
+	/* A request of this very thread, which a handler interrupted: let it end. */
+	if (!rec_wait_served(ms))
+		return -ETIMEDOUT;
+	rec.req.path = path;
+	rec.req.flags = flags;
+	__atomic_store_n(&rec.req.kind, REQ_WRITE, __ATOMIC_RELEASE);
+	rec_wake();
+	return rec_wait_served(ms) ? rec.req.result : -ETIMEDOUT;
+}
+
+/* ------------------------------------------------------------------
+ * The paths that may not resume: the final write
+ */
 
 /* Wait a bounded time for another thread's final write. */
 static void rec_wait_written(int tid)
@@ -545,28 +1002,142 @@ static void rec_wait_written(int tid)
 	}
 }
 
-static void rec_fatal_handler(int sig, siginfo_t *si, void *uc)
+/*
+ * The final write from a signal handler, _exit() or quick_exit(): the
+ * process ends right after.  A second thread that gets here while the
+ * first writes waits for the file.  Async-signal-safe; does nothing in a
+ * process that does not record (a child).
+ */
+void trace_record_finish_now(void)
 {
-	int saved_errno = errno, tid = rec_gettid(), on = REC_ON;
+	int tid, on = REC_ON, err;
+	bool held;
 
-	if (rec.pid == getpid() &&
-	    __atomic_compare_exchange_n(&rec.state, &on, REC_FINISHING, false,
-					__ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) {
-		__atomic_store_n(&rec.writer_tid, tid, __ATOMIC_RELEASE);
-		ring_buffer_record_off(rec.buffer);
-		rec_lock_fatal(tid);
-		rec_write_locked(rec.cfg.output, true,
-				 __atomic_load_n(&rec.reading_tid, __ATOMIC_RELAXED) == tid);
-		/*
-		 * The thread goes on waiting (an exiting thread nobody joins
-		 * is a leak to ThreadSanitizer); with the buffer off it has
-		 * nothing left to move.
-		 */
-		rec_unlock();
-		__atomic_store_n(&rec.written, 1, __ATOMIC_RELEASE);
-	} else if (rec.pid == getpid()) {
+	if (!rec_owner())
+		return;
+	tid = rec_gettid();
+	if (!__atomic_compare_exchange_n(&rec.state, &on, REC_FINISHING, false,
+					 __ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) {
 		rec_wait_written(tid);
+		return;
 	}
+	__atomic_store_n(&rec.writer_tid, tid, __ATOMIC_RELEASE);
+	ring_buffer_record_off(rec.buffer);
+	held = rec_lock_fatal(tid);
+	/*
+	 * The thread goes on waiting (an exiting thread nobody joins is a
+	 * leak to ThreadSanitizer); with the buffer off it has nothing left
+	 * to move.
+	 */
+	err = rec_ask(NULL, REC_W_NOLOCK, RECORD_FATAL_WAIT_MS);
+	if (!held)
+		rec_unlock();
+	__atomic_store_n(&rec.written, 1, __ATOMIC_RELEASE);
+	if (err)
+		rec_warn_safe(rec.cfg.output, -err);
+}
+
+/*
+ * Before exec replaces the program: the file with everything so far.
+ * Recording goes on, and the next file (the final one, should the exec
+ * fail) holds all of it again.  Async-signal-safe (exec may come from a
+ * handler).
+ */
+void trace_record_before_exec(void)
+{
+	int tid, err, saved_errno = errno;
+	bool held;
+
+	if (!rec_owner() || __atomic_load_n(&rec.state, __ATOMIC_ACQUIRE) != REC_ON)
+		return;
+	tid = rec_gettid();
+	held = rec_lock_fatal(tid);
+	err = rec_ask(NULL, REC_W_NOLOCK | REC_W_KEEP, RECORD_FATAL_WAIT_MS);
+	if (!held)
+		rec_unlock();
+	if (err)
+		rec_warn_safe(rec.cfg.output, -err);
+	errno = saved_errno;
+}
+
+/* ------------------------------------------------------------------
+ * Signals
+ *
+ * The signals whose default action ends the process write the file
+ * first.  Faults and abort() (crash_signals) are caught whoever handles
+ * them, and handed on after the write: to a sanitizer's or a crash
+ * reporter's handler, or to the default action.  The others (end_signals,
+ * the real-time signals among them) are caught only while the program
+ * leaves them at their default action: a program that handles SIGHUP or
+ * SIGUSR1 goes on running, and one that handles SIGTERM ends through
+ * exit(), which writes the file.  A handler the program installs later
+ * replaces ours.  SIGTRAP is the jump label code's, which resolves the
+ * traps of sites being rewritten; the dump signal writes a numbered file
+ * and ends nothing.
+ *
+ * Handing a signal on to its default action sends it again with its
+ * siginfo (rt_tgsigqueueinfo() to this thread, blocked until the handler
+ * returns): the process ends by that signal, with its core dump, as it
+ * would have.
+ */
+static const int crash_signals[] = { SIGSEGV, SIGABRT, SIGBUS, SIGFPE, SIGILL };
+static const int end_signals[] = {
+	SIGHUP, SIGINT, SIGQUIT, SIGPIPE, SIGALRM, SIGTERM, SIGUSR1, SIGUSR2,
+	SIGSTKFLT, SIGXCPU, SIGXFSZ, SIGVTALRM, SIGPROF, SIGIO, SIGPWR, SIGSYS,
+};
+#define ARRAY_LEN(a)	(sizeof(a) / sizeof((a)[0]))
+
+static struct sigaction old_actions[NSIG];
+static bool handler_installed[NSIG];
+
+static bool rec_sig_default(const struct sigaction *sa)
+{
+	return !(sa->sa_flags & SA_SIGINFO) && sa->sa_handler == SIG_DFL;
+}
+
+/* The signal again, with its siginfo, once the handler returns. */
+static void rec_resend(int sig, siginfo_t *si)
+{
+	if (!si || syscall(SYS_rt_tgsigqueueinfo, getpid(), rec_gettid(), sig, si))
+		raise(sig);
+}
+
+/*
+ * Hand the signal to what the program had: the default action, or its
+ * handler, run as the kernel would have run it (its mask, SA_RESETHAND),
+ * or nothing.  The program's disposition is back in place for good.
+ */
+static void rec_chain(int sig, siginfo_t *si, void *ucv)
+{
+	const struct sigaction *old = &old_actions[sig];
+	struct sigaction dfl = { .sa_handler = SIG_DFL };
+	const ucontext_t *uc = ucv;
+	sigset_t mask;
+
+	if (rec_sig_default(old)) {
+		sigaction(sig, &dfl, NULL);
+		rec_resend(sig, si);
+		return;
+	}
+	sigaction(sig, old->sa_flags & SA_RESETHAND ? &dfl : old, NULL);
+	if (!(old->sa_flags & SA_SIGINFO) && old->sa_handler == SIG_IGN)
+		return;
+	mask = uc->uc_sigmask;
+	sigorset(&mask, &mask, &old->sa_mask);
+	if (!(old->sa_flags & SA_NODEFER))
+		sigaddset(&mask, sig);
+	pthread_sigmask(SIG_SETMASK, &mask, NULL);
+	if (old->sa_flags & SA_SIGINFO)
+		old->sa_sigaction(sig, si, ucv);
+	else
+		old->sa_handler(sig);
+}
+
+static void rec_end_handler(int sig, siginfo_t *si, void *uc)
+{
+	int saved_errno = errno;
+
+	trace_record_finish_now();
 	rec_chain(sig, si, uc);
 	errno = saved_errno;
 }
@@ -576,36 +1147,34 @@ static void rec_dump_handler(int sig)
 	int saved_errno = errno;
 
 	(void)sig;
-	if (rec.pid == getpid() && __atomic_load_n(&rec.state, __ATOMIC_ACQUIRE) == REC_ON) {
+	if (rec_owner() && __atomic_load_n(&rec.state, __ATOMIC_ACQUIRE) == REC_ON) {
 		__atomic_store_n(&rec.dump_req, 1, __ATOMIC_RELEASE);
 		rec_wake();
 	}
 	errno = saved_errno;
 }
 
-static void rec_install(int sig, bool fatal)
+enum rec_sig_kind { REC_SIG_CRASH, REC_SIG_END, REC_SIG_DUMP };
+
+static void rec_install(int sig, enum rec_sig_kind kind)
 {
 	struct sigaction sa = { .sa_flags = SA_ONSTACK };
 
+	if (sig == rec.cfg.dump_signal && kind != REC_SIG_DUMP)
+		return;
 	if (sigaction(sig, NULL, &old_actions[sig]))
 		return;
-	/*
-	 * A program that handles SIGINT or SIGTERM itself ends through exit(),
-	 * which writes the file; the faults are caught even then (a sanitizer's
-	 * handler, a crash reporter), and passed on after the write.
-	 */
-	if (fatal && (sig == SIGINT || sig == SIGTERM) &&
-	    (old_actions[sig].sa_flags & SA_SIGINFO || old_actions[sig].sa_handler != SIG_DFL))
+	if (kind == REC_SIG_END && !rec_sig_default(&old_actions[sig]))
 		return;
-	sigemptyset(&sa.sa_mask);
-	for (unsigned int i = 0; i < NR_FATAL_SIGNALS; i++)
-		sigaddset(&sa.sa_mask, fatal_signals[i]);
-	if (fatal) {
-		sa.sa_flags |= SA_SIGINFO;
-		sa.sa_sigaction = rec_fatal_handler;
-	} else {
+	/* Nothing else runs in the middle of the write. */
+	sigfillset(&sa.sa_mask);
+	if (kind == REC_SIG_DUMP) {
 		sa.sa_flags |= SA_RESTART;
 		sa.sa_handler = rec_dump_handler;
+	} else {
+		/* A program's handler that returns restarts what it restarted. */
+		sa.sa_flags |= SA_SIGINFO | (old_actions[sig].sa_flags & SA_RESTART);
+		sa.sa_sigaction = rec_end_handler;
 	}
 	if (!sigaction(sig, &sa, NULL))
 		handler_installed[sig] = true;
@@ -613,10 +1182,14 @@ static void rec_install(int sig, bool fatal)
 
 static void rec_install_handlers(void)
 {
-	for (unsigned int i = 0; i < NR_FATAL_SIGNALS; i++)
-		rec_install(fatal_signals[i], true);
+	for (unsigned int i = 0; i < ARRAY_LEN(crash_signals); i++)
+		rec_install(crash_signals[i], REC_SIG_CRASH);
+	for (unsigned int i = 0; i < ARRAY_LEN(end_signals); i++)
+		rec_install(end_signals[i], REC_SIG_END);
+	for (int sig = SIGRTMIN; sig <= SIGRTMAX; sig++)
+		rec_install(sig, REC_SIG_END);
 	if (rec.cfg.dump_signal)
-		rec_install(rec.cfg.dump_signal, false);
+		rec_install(rec.cfg.dump_signal, REC_SIG_DUMP);
 }
 
 /* Put back what the program had, where our handler is still in place. */
@@ -627,7 +1200,7 @@ static void rec_uninstall_handlers(void)
 
 		if (!handler_installed[sig] || sigaction(sig, NULL, &cur))
 			continue;
-		if (cur.sa_sigaction == rec_fatal_handler ||
+		if (cur.sa_sigaction == rec_end_handler ||
 		    cur.sa_handler == rec_dump_handler)
 			sigaction(sig, &old_actions[sig], NULL);
 		handler_installed[sig] = false;
@@ -822,12 +1395,20 @@ static int rec_parse_output(struct rec_config *cfg, const char *output)
 	return trace_dat_text_cut(&t) ? -ENAMETOOLONG : 0;
 }
 
+/*
+ * Not a dump signal: those that stop or kill for good, the faults, and
+ * SIGTERM and SIGINT, which a program is asked to end by.
+ */
 static bool rec_bad_dump_signal(int sig)
 {
-	if (sig < 0 || sig >= NSIG || sig == SIGKILL || sig == SIGSTOP)
+	static const int refused[] = {
+		SIGKILL, SIGSTOP, SIGSEGV, SIGABRT, SIGBUS, SIGFPE, SIGILL, SIGTERM, SIGINT,
+	};
+
+	if (sig < 0 || sig >= NSIG)
 		return true;
-	for (unsigned int i = 0; sig && i < NR_FATAL_SIGNALS; i++)
-		if (sig == fatal_signals[i])
+	for (unsigned int i = 0; sig && i < sizeof(refused) / sizeof(refused[0]); i++)
+		if (sig == refused[i])
 			return true;
 	return false;
 }
@@ -885,41 +1466,6 @@ static int rec_config_from_attr(struct rec_config *cfg, const struct ustrace_rec
  * Starting and finishing
  */
 
-/* A temporary file for @cpu in the output's directory, unlinked. */
-static int rec_open_temp(const char *dir)
-{
-	char path[PATH_MAX + 32];
-	int fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
-
-	if (fd >= 0)
-		return fd;
-	snprintf(path, sizeof(path), "%s/.ustrace-record-XXXXXX", dir);
-	fd = mkostemp(path, O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	unlink(path);
-	return fd;
-}
-
-static int rec_open_temps(void)
-{
-	char dir[PATH_MAX];
-	char *slash;
-
-	snprintf(dir, sizeof(dir), "%s", rec.cfg.output);
-	slash = strrchr(dir, '/');
-	if (slash == dir)
-		slash[1] = '\0';
-	else if (slash)
-		*slash = '\0';
-	for (int cpu = 0; cpu < rec.nr_cpus; cpu++) {
-		rec.cpus[cpu].fd = rec_open_temp(dir);
-		if (rec.cpus[cpu].fd < 0)
-			return rec.cpus[cpu].fd;
-	}
-	return 0;
-}
-
 /* What a file needs that can be rendered once, in normal context. */
 static void rec_render_static(void)
 {
@@ -971,15 +1517,10 @@ static int rec_setup_instance(void)
 static void rec_teardown(bool destroy)
 {
 	rec_uninstall_handlers();
+	/* The thread closes the spills as it goes. */
 	rec_thread_stop();
-	for (int cpu = 0; rec.cpus && cpu < rec.nr_cpus; cpu++)
-		if (rec.cpus[cpu].fd >= 0)
-			close(rec.cpus[cpu].fd);
 	free(rec.cpus);
 	rec.cpus = NULL;
-	if (rec.wake_fd >= 0)
-		close(rec.wake_fd);
-	rec.wake_fd = -1;
 	if (destroy && rec.tr)
 		trace_array_destroy(rec.tr);
 	rec.tr = NULL;
@@ -1001,7 +1542,8 @@ static int rec_start(struct rec_config *cfg)
 	rec.pid = getpid();
 	rec.stop = rec.dump_req = rec.written = rec.writer_tid = 0;
 	rec.dump_seq = 0;
-	rec.last_err = 0;
+	rec.last_err = rec.dump_err = 0;
+	rec.thread_tid = 0;
 	err = rec_setup_instance();
 	if (err)
 		goto fail;
@@ -1011,15 +1553,9 @@ static int rec_start(struct rec_config *cfg)
 		goto fail;
 	for (int cpu = 0; cpu < rec.nr_cpus; cpu++)
 		rec.cpus[cpu].fd = -1;
-	err = rec_open_temps();
-	if (err)
-		goto fail;
+	path_dirname(rec.spill_dir, sizeof(rec.spill_dir), rec.cfg.output);
 	rec_render_static();
-	rec.wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-	if (rec.wake_fd < 0) {
-		err = -errno;
-		goto fail;
-	}
+	/* It opens the spills: an output directory we cannot write fails here. */
 	err = rec_thread_start();
 	if (err)
 		goto fail;
@@ -1031,6 +1567,20 @@ static int rec_start(struct rec_config *cfg)
 fail:
 	rec_teardown(true);
 	return err;
+}
+
+/* What went wrong on the way, said at the end (the thread prints nothing). */
+static void rec_report_errors(int err)
+{
+	int dump_err = __atomic_load_n(&rec.dump_err, __ATOMIC_ACQUIRE);
+	int last = __atomic_load_n(&rec.last_err, __ATOMIC_RELAXED);
+
+	if (dump_err)
+		rec_warn("%s.%u: %s", rec.cfg.output, rec.dump_err_seq, strerror(-dump_err));
+	if (err)
+		rec_warn("%s: %s", rec.cfg.output, strerror(-err));
+	else if (last)
+		rec_warn("%s: pages were lost: %s", rec.cfg.output, strerror(-last));
 }
 
 /* Patterns that never matched are most likely typos: say so at the end. */
@@ -1058,17 +1608,12 @@ static int rec_finish(bool exiting)
 					 __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
 		return -EINVAL;
 	__atomic_store_n(&rec.writer_tid, rec_gettid(), __ATOMIC_RELEASE);
-	rec_thread_stop();
 	ring_buffer_record_off(rec.buffer);
 	rec_lock();
-	err = rec_write_locked(rec.cfg.output, false, false);
+	err = rec_ask(NULL, 0, -1);
 	rec_unlock();
 	__atomic_store_n(&rec.written, 1, __ATOMIC_RELEASE);
-	if (err)
-		rec_warn("%s: %s", rec.cfg.output, strerror(-err));
-	else if (__atomic_load_n(&rec.last_err, __ATOMIC_RELAXED))
-		rec_warn("%s: pages were lost: %s", rec.cfg.output,
-			 strerror(-__atomic_load_n(&rec.last_err, __ATOMIC_RELAXED)));
+	rec_report_errors(err);
 	trace_event_lock();
 	rec_report_unmatched();
 	trace_event_unlock();
@@ -1121,31 +1666,31 @@ static int rec_attr_from_env(struct ustrace_record_attr *attr, const char **bad)
 	const char *v;
 
 	attr->size = sizeof(*attr);
-	attr->events = getenv("USTRACE_EVENTS");
-	attr->output = getenv("USTRACE_OUTPUT");
-	attr->clock = getenv("USTRACE_CLOCK");
-	v = getenv(*bad = "USTRACE_MODE");
+	attr->events = ustrace_getenv_path("USTRACE_EVENTS");
+	attr->output = ustrace_getenv_path("USTRACE_OUTPUT");
+	attr->clock = ustrace_getenv("USTRACE_CLOCK");
+	v = ustrace_getenv(*bad = "USTRACE_MODE");
 	if (v && !strcmp(v, "overwrite"))
 		attr->mode = USTRACE_RECORD_OVERWRITE;
 	else if (v && strcmp(v, "producer-consumer"))
 		return -EINVAL;
-	v = getenv(*bad = "USTRACE_BUFFER_KB");
+	v = ustrace_getenv(*bad = "USTRACE_BUFFER_KB");
 	if (v && (rec_parse_ulong(v, &attr->buffer_kb) || !attr->buffer_kb))
 		return -EINVAL;
-	v = getenv(*bad = "USTRACE_FLIGHT_RECORDER");
+	v = ustrace_getenv(*bad = "USTRACE_FLIGHT_RECORDER");
 	if (v) {
 		if (rec_parse_ulong(v, &n) || !n || n > (1ul << 20))
 			return -EINVAL;
 		attr->mode = USTRACE_RECORD_OVERWRITE;
 		attr->buffer_kb = n << 10;
 	}
-	v = getenv(*bad = "USTRACE_FILE_VERSION");
+	v = ustrace_getenv(*bad = "USTRACE_FILE_VERSION");
 	if (v && (rec_parse_ulong(v, &n) || (n != 6 && n != 7)))
 		return -EINVAL;
 	attr->file_version = v ? (int)n : 0;
 	/* The flight recorder writes a numbered file on SIGUSR2 unless told. */
 	attr->dump_signal = attr->mode == USTRACE_RECORD_OVERWRITE ? SIGUSR2 : 0;
-	v = getenv(*bad = "USTRACE_DUMP_SIGNAL");
+	v = ustrace_getenv(*bad = "USTRACE_DUMP_SIGNAL");
 	if (v && (rec_parse_signal(v, &attr->dump_signal) ||
 		  rec_bad_dump_signal(attr->dump_signal)))
 		return -EINVAL;
@@ -1167,12 +1712,18 @@ static void trace_record_env_init(void)
 {
 	struct ustrace_record_attr attr = { 0 };
 	struct rec_config cfg;
-	const char *events = getenv("USTRACE_EVENTS");
-	const char *what = NULL;
+	const char *events, *what = NULL;
 	char var[64];
 	int err;
 
-	if (!events || !*events || &__ustrace_record_env_ignore)
+	if (&__ustrace_record_env_ignore)
+		return;
+	/*
+	 * Recording writes a file where the environment says (or into the
+	 * working directory): a privileged process refuses the variable.
+	 */
+	events = ustrace_getenv_path("USTRACE_EVENTS");
+	if (!events || !*events)
 		return;
 	err = rec_attr_from_env(&attr, &what);
 	if (!err) {
@@ -1182,7 +1733,7 @@ static void trace_record_env_init(void)
 	}
 	if (err == -EINVAL) {
 		rec_warn("%s=%s: bad value; not recording", what,
-			 getenv(what) ? getenv(what) : "");
+			 ustrace_getenv(what) ? ustrace_getenv(what) : "");
 		return;
 	}
 	if (!err)
@@ -1241,7 +1792,7 @@ int ustrace_record_dump(const char *path)
 	if (!rec_owner() || __atomic_load_n(&rec.state, __ATOMIC_ACQUIRE) != REC_ON)
 		return -EINVAL;
 	rec_lock();
-	err = rec_write_locked(path ? path : rec_numbered_path(), false, false);
+	err = rec_ask(path, path ? 0 : REC_W_NUMBERED, -1);
 	rec_unlock();
 	return err;
 }

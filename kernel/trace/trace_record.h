@@ -15,6 +15,16 @@ struct trace_array;
  */
 struct trace_array *trace_record_instance(void);
 
+/*
+ * For trace_record_libc.c, at _exit(), quick_exit() and exec: write the
+ * file now, as the process ends (finish) or before the program is replaced
+ * (recording goes on should the exec fail).  Both do nothing in a process
+ * that does not record, a child of fork() or vfork() among them.
+ * Context: async-signal-safe; safe in the child of a vfork().
+ */
+void trace_record_finish_now(void);
+void trace_record_before_exec(void);
+
 /* The name of that instance (instances/NAME in a tracefs mount). */
 #define TRACE_RECORD_INSTANCE	"ustrace-record"
 

@@ -421,7 +421,7 @@ static char *tfs_find_fusermount(void)
 		if (!access(path, X_OK))
 			return strdup(path);
 	}
-	env = getenv("PATH");
+	env = secure_getenv("PATH");
 	while (env && *env) {
 		const char *end = strchrnul(env, ':');
 
@@ -1766,13 +1766,13 @@ static const struct ustrace_fork_ops tfs_fuse_fork_ops = {
 __attribute__((constructor))
 static void tfs_fuse_startup(void)
 {
-	const char *path = getenv("USTRACE_TRACEFS");
+	const char *path = ustrace_getenv_path("USTRACE_TRACEFS");
 	int err;
 
 	ustrace_fork_register(USTRACE_FORK_TRACEFS_FUSE, &tfs_fuse_fork_ops);
 	if (!path || !*path)
 		return;
-	err = tfs_fuse_start(path, getenv("USTRACE_TRACEFS_OPTS"), false);
+	err = tfs_fuse_start(path, ustrace_getenv("USTRACE_TRACEFS_OPTS"), false);
 	if (err)
 		fprintf(stderr, "ustrace: tracefs at %s: %s\n", path, strerror(-err));
 }
@@ -1818,7 +1818,7 @@ int ustrace_tracefs_unmount(void)
 __attribute__((constructor))
 static void tfs_fuse_startup(void)
 {
-	const char *path = getenv("USTRACE_TRACEFS");
+	const char *path = ustrace_getenv_path("USTRACE_TRACEFS");
 
 	if (path && *path)
 		fprintf(stderr, "ustrace: tracefs at %s: %s\n", path, strerror(ENOSYS));

@@ -2,11 +2,15 @@
 #
 # Fuzz targets (libFuzzer) for the parsers.
 #
-#   fuzz-replay     the filter target on its seeds and on regress/filter-*.in
-#                   (inputs that once failed), without libFuzzer: part of
-#                   "make check"
+#   fuzz-replay     the filter target on its seeds, its corpus
+#                   (corpus/filter.txt: the documented examples) and
+#                   regress/filter-*.in (inputs that once failed), without
+#                   libFuzzer: part of "make check"; fails with no input
 #   trigger-replay  the same for the trigger target (selftests/trigger/
-#                   trigger_fuzz.c) and regress/trigger-*.in
+#                   trigger_fuzz.c), corpus/trigger.txt and
+#                   regress/trigger-*.in
+#   fuzz.sh         the harness: the replays, and scripts/run-fuzz.sh
+#                   driven by a make that builds stand-in fuzzers
 #   filter-fuzzer   the event filter parser and matcher under libFuzzer;
 #                   built only by "make fuzz" (clang, USTRACE_FUZZ=1),
 #                   which runs it for FUZZ_TIME seconds

@@ -28,17 +28,40 @@ static const char *const commands[] = {
 const unsigned int fuzz_nr_seeds = 4 * NR_COMMANDS;
 
 /* Input = event/enable byte, command, NUL, event values (4 bytes each). */
-size_t fuzz_seed(unsigned int i, uint8_t *buf, size_t size)
+static size_t make_input(uint8_t sel, const char *cmd, uint8_t *buf, size_t size)
 {
-	const char *cmd = commands[i / 4];
 	size_t len = strlen(cmd);
 
 	if (len + 14 > size)
 		return 0;
-	buf[0] = (uint8_t)(i % 4);
+	buf[0] = sel;
 	memcpy(buf + 1, cmd, len + 1);
 	memcpy(buf + len + 2, "\x05\x00\x00\x00\x02\x00\x00\x00\x07\x00\x00\x00", 12);
 	return len + 14;
+}
+
+size_t fuzz_seed(unsigned int i, uint8_t *buf, size_t size)
+{
+	return make_input((uint8_t)(i % 4), commands[i / 4], buf, size);
+}
+
+/* "trg_ev" or "trg_other" (bit 0), "+enabled" enables trg_test first (bit 1). */
+size_t fuzz_corpus_input(const char *event, const char *text, uint8_t *buf, size_t size)
+{
+	size_t len = strcspn(event, "+");
+	uint8_t sel;
+
+	if (len == 6 && !strncmp(event, "trg_ev", 6))
+		sel = 0;
+	else if (len == 9 && !strncmp(event, "trg_other", 9))
+		sel = 1;
+	else
+		return 0;
+	if (!strcmp(event + len, "+enabled"))
+		sel |= 2;
+	else if (event[len])
+		return 0;
+	return make_input(sel, text, buf, size);
 }
 
 #include "replay.c"

@@ -6,6 +6,7 @@
 #	. "$(dirname "$0")/../lib/tap.sh"
 #	tap_begin record	# "TAP version 13", cd into a scratch directory
 #	check "what it shows" some_function ARGS...
+#	skip "what it shows" "why it cannot run here"
 #	tap_end			# the plan
 #
 # check runs the command with its output captured and prints one result;
@@ -26,6 +27,8 @@ tap_begin() {
 
 ok()     { tap_n=$((tap_n + 1)); echo "ok $tap_n - $1"; }
 not_ok() { tap_n=$((tap_n + 1)); echo "not ok $tap_n - $1"; }
+# skip WHAT WHY: a result that could not be had here.
+skip()   { tap_n=$((tap_n + 1)); echo "ok $tap_n - $1 # SKIP $2"; }
 
 check() {
 	local what=$1

@@ -1,13 +1,18 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 #
 # Tests of the zero-setup recording (kernel/trace/trace_record.c,
-# trace_dat.c, <ustrace/record.h>) and of ustrace record / report / list.
-# The scripts run the programs below and read their files with the stock
-# trace-cmd.
+# trace_dat.c, trace_record_libc.c, <ustrace/record.h>) and of ustrace
+# record / report / list.  The scripts run the programs below and read
+# their files with the stock trace-cmd: record.sh (what is recorded),
+# guest-fds.sh, guest-privileges.sh and guest-ends.sh (the program's
+# descriptors; set-user-ID programs and planted links; signals, _exit()
+# and exec: sourcing guest-lib.bash), ustrace-cmd.sh (the commands).
 #
 #   rec-app         the recorded program: workers pinned to CPUs fire the
-#                   sample events and numbered events; ends by stop, exit
-#                   or a signal (see its comment)
+#                   sample events and numbered events; ends by stop, exit,
+#                   a signal, _exit() or exec, closes its descriptors as a
+#                   daemon does, runs under a seccomp filter (see its
+#                   comment)
 #   rec-app-static  the same linked with libustrace.a: trace markers, and
 #                   the instance's own trace text to compare with
 #

@@ -25,24 +25,57 @@
  *             the file is written (static build)
  *   -k SIG    end by SIG: SEGV by a fault, others by raise()
  *   -H SIG    a handler of our own for SIG, installed before -o starts
- *             the recording: it says so and exits with status 42
+ *             the recording (after, when the environment started it): it
+ *             says so and ends by _exit(42)
  *   -x        end by returning from main() (default when the environment
  *             started the recording)
+ *   -F        print the descriptors open besides 0, 1 and 2, one a line
+ *             ("fd N -> TARGET"), once the recording started
+ *   -c N      after the workers, close descriptors 3 to 1023 as a daemon
+ *             does, open N files victim-0 ... in the working directory,
+ *             write "VICTIM-DATA\n" into each and keep them open, then
+ *             -n again (the sequence goes on from where it was)
+ *   -W        after the workers, print "ready" and wait for a signal
+ *   -O        after the workers, print "line" on stdout until that fails
+ *             (a closed pipe: SIGPIPE)
+ *   -A        after the workers, alarm(1) and wait (SIGALRM)
+ *   -S        after the workers, spin (SIGXCPU under a CPU time limit)
+ *   -Z        before -o starts the recording, a seccomp filter that
+ *             refuses close_range() and unshare() (EPERM): the recorder
+ *             cannot have a descriptor table of its own
+ *   -Y        the same for close_range() only (ENOSYS, as before Linux
+ *             5.9): unshare() and a close of each descriptor
+ *   -X HOW    end by HOW: _exit, _Exit, quick_exit, exec (execl() of
+ *             /bin/true), execvp (of "true"), or go on after: execfail
+ *             (exec of a file that does not exist), vfork (a child that
+ *             calls _exit()), vfork-exec (a child that execs /bin/true),
+ *             fork (a child that calls _exit()), spawn (posix_spawn() of
+ *             /bin/true); those then run -n again and return from main()
  *
  * rec-app-static is the same program linked with libustrace.a, for -M and
  * -t, which reach into the library.
  */
+#include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
+#include <stddef.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
 
 #include <ustrace/record.h>
 
@@ -57,7 +90,7 @@
 #endif
 
 static int nr_workers = 2;
-static unsigned long nr_seq;
+static unsigned long nr_seq, seq_base;
 static unsigned int pace_us;
 static int sample_rounds;
 
@@ -105,7 +138,7 @@ static void *worker(void *arg)
 	for (int r = 0; r < sample_rounds; r++)
 		sample_round(r);
 	for (unsigned long s = 0; s < nr_seq; s++) {
-		trace_rec_seq(id, s);
+		trace_rec_seq(id, seq_base + s);
 		if (pace_us && s % 100 == 99)
 			usleep(pace_us);
 	}
@@ -122,6 +155,7 @@ static int run_workers(void)
 			return -1;
 	for (int i = 0; i < n; i++)
 		pthread_join(t[i], NULL);
+	seq_base += nr_seq;
 	return 0;
 }
 
@@ -207,6 +241,165 @@ static void own_handler(int sig)
 	_exit(42);
 }
 
+#if defined(__x86_64__)
+#define REC_AUDIT_ARCH	AUDIT_ARCH_X86_64
+#elif defined(__aarch64__)
+#define REC_AUDIT_ARCH	AUDIT_ARCH_AARCH64
+#endif
+
+/*
+ * -Z: close_range() and unshare() fail with EPERM, as some sandboxes have
+ * it; -Y (@old_kernel): close_range() fails with ENOSYS.
+ */
+static int refuse_unshare(bool old_kernel)
+{
+#ifdef REC_AUDIT_ARCH
+	struct sock_filter prog[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, REC_AUDIT_ARCH, 1, 0),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_close_range, 3, 0),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, old_kernel ? ~0u : SYS_unshare, 1, 0),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | (old_kernel ? ENOSYS : EPERM)),
+	};
+	struct sock_fprog fprog = { .len = sizeof(prog) / sizeof(prog[0]), .filter = prog };
+
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
+	    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &fprog, 0, 0)) {
+		perror("rec-app: seccomp");
+		return -1;
+	}
+	return 0;
+#else
+	fprintf(stderr, "rec-app: -Z: no seccomp filter for this architecture\n");
+	return -1;
+#endif
+}
+
+/* -F: what is open besides the standard descriptors. */
+static void print_fds(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *de;
+
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		char path[64], target[4096];
+		int fd = atoi(de->d_name);
+		ssize_t n;
+
+		if (de->d_name[0] == '.' || fd <= 2 || fd == dirfd(d))
+			continue;
+		snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+		n = readlink(path, target, sizeof(target) - 1);
+		target[n > 0 ? n : 0] = '\0';
+		printf("fd %d -> %s\n", fd, target);
+	}
+	closedir(d);
+	fflush(stdout);
+}
+
+/* -c: what a daemon does, then files of its own under the freed numbers. */
+static int close_and_reopen(int nr_files)
+{
+	static const char data[] = "VICTIM-DATA\n";
+
+	for (int fd = 3; fd < 1024; fd++)
+		close(fd);
+	for (int i = 0; i < nr_files; i++) {
+		char name[32];
+		int fd;
+
+		snprintf(name, sizeof(name), "victim-%d", i);
+		fd = open(name, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		if (fd < 0 || write(fd, data, sizeof(data) - 1) != sizeof(data) - 1) {
+			perror(name);
+			return -1;
+		}
+		/* Kept open to the end, as a daemon keeps its log. */
+	}
+	return 0;
+}
+
+/* -W, -O, -A, -S: wait for the signal that ends us. */
+static void wait_for_end(int how)
+{
+	switch (how) {
+	case 'W':
+		printf("ready\n");
+		fflush(stdout);
+		break;
+	case 'O':
+		for (;;)
+			if (printf("line\n") < 0 || fflush(stdout))
+				return;
+	case 'A':
+		alarm(1);
+		break;
+	case 'S':
+		/*
+		 * ThreadSanitizer runs a handler at a call it intercepts: a
+		 * zero nanosleep() now and then (the CPU time still adds up).
+		 */
+		for (;;) {
+			for (volatile unsigned long spin = 0; spin < 1000000; spin++)
+				;
+			nanosleep(&(struct timespec){ 0 }, NULL);
+		}
+	}
+	for (;;)
+		pause();
+}
+
+/* -X: end, or fork, spawn or fail to exec and go on.  Return: 0 to go on. */
+static int end_by(const char *how)
+{
+	char *const argv[] = { "true", NULL };
+	pid_t pid;
+	int status;
+
+	fflush(NULL);
+	if (!strcmp(how, "_exit"))
+		_exit(0);
+	if (!strcmp(how, "_Exit"))
+		_Exit(0);
+	if (!strcmp(how, "quick_exit"))
+		quick_exit(0);
+	if (!strcmp(how, "exec"))
+		execl("/bin/true", "true", (char *)NULL);
+	if (!strcmp(how, "execvp"))
+		execvp("true", argv);
+	if (!strcmp(how, "execfail")) {
+		execl("/nonexistent/rec-app", "rec-app", (char *)NULL);
+		return errno == ENOENT ? 0 : -1;
+	}
+	if (!strcmp(how, "spawn")) {
+		if (posix_spawn(&pid, "/bin/true", NULL, NULL, argv, NULL))
+			return -1;
+	} else if (!strcmp(how, "vfork") || !strcmp(how, "vfork-exec")) {
+		pid = vfork();
+		if (!pid && !strcmp(how, "vfork-exec"))
+			execv("/bin/true", argv);
+		if (!pid)
+			_exit(0);
+	} else if (!strcmp(how, "fork")) {
+		pid = fork();
+		if (!pid)
+			_exit(0);
+	} else {
+		fprintf(stderr, "rec-app: -X %s: no such way\n", how);
+		return -1;
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+	    WEXITSTATUS(status))
+		return -1;
+	return 0;
+}
+
 /* SIGSEGV by a real fault: a write to a page that allows none. */
 static void end_by_signal(int sig)
 {
@@ -226,11 +419,12 @@ int main(int argc, char **argv)
 		.size = sizeof(attr),
 		.events = "sample_trace,rec_test,te_plugin",
 	};
-	const char *text = NULL, *plugin = NULL;
-	int c, sig = 0, markers = 0, dump = 0, usr2 = 0, ret = 0;
+	const char *text = NULL, *plugin = NULL, *end = NULL;
+	int c, sig = 0, markers = 0, dump = 0, usr2 = 0, ret = 0, fds = 0, victims = -1;
+	int wait_how = 0, sandbox = 0;
 	int from_main = getenv("USTRACE_EVENTS") != NULL;
 
-	while ((c = getopt(argc, argv, "o:e:m:C:V:b:w:n:P:sMp:dut:k:H:x")) != -1) {
+	while ((c = getopt(argc, argv, "o:e:m:C:V:b:w:n:P:sMp:dut:k:H:xFc:WOASX:ZY")) != -1) {
 		switch (c) {
 		case 'o': attr.output = optarg; break;
 		case 'e': attr.events = optarg; break;
@@ -250,16 +444,31 @@ int main(int argc, char **argv)
 		case 'k': sig = atoi(optarg); break;
 		case 'H': signal(atoi(optarg), own_handler); break;
 		case 'x': from_main = 1; break;
+		case 'F': fds = 1; break;
+		case 'c': victims = atoi(optarg); break;
+		case 'W': case 'O': case 'A': case 'S': wait_how = c; break;
+		case 'X': end = optarg; break;
+		case 'Z': case 'Y': sandbox = c; break;
 		default: return 2;
 		}
 	}
+	if (sandbox && refuse_unshare(sandbox == 'Y'))
+		return 1;
 	if (attr.output && (ret = ustrace_record_start(&attr))) {
 		fprintf(stderr, "rec-app: ustrace_record_start: %s\n", strerror(-ret));
 		return 1;
 	}
+	if (fds)
+		print_fds();
 	if (markers)
 		write_markers();
 	if (run_workers() || (plugin && fire_plugin(plugin)))
+		return 1;
+	if (victims >= 0 && (close_and_reopen(victims) || run_workers()))
+		return 1;
+	if (wait_how)
+		wait_for_end(wait_how);
+	if (end && (end_by(end) || run_workers()))
 		return 1;
 	if (dump || usr2) {
 		if (dump && (ret = ustrace_record_dump(NULL)))

@@ -12,7 +12,8 @@
 #     environment, in each mode and version: trace-cmd report prints what
 #     the sample prints itself
 #   - SIGSEGV, SIGABRT, SIGBUS, SIGFPE, SIGILL, SIGTERM, SIGINT still leave
-#     a whole file; a handler the program had still runs
+#     a whole file; a handler the program had still runs (the other ways
+#     a program ends, and what a guest must not do: guest-*.sh)
 #   - the flight recorder keeps the last MB and says how many it lost;
 #     SIGUSR2 and ustrace_record_dump() write numbered files
 #   - producer/consumer mode keeps a recording longer than its buffer
@@ -138,7 +139,8 @@ flight() {
 }
 check "flight recorder: the last MiB of events, the lost ones counted" flight
 
-# dump_case HOW: a numbered file on request, the rest at the end.
+# dump_case HOW: a numbered file on request (events 0..49), the rest
+# (50..99) at the end.
 dump_case() {
 	local how=$1 f=dump-$1.dat
 
@@ -149,7 +151,7 @@ dump_case() {
 		"${run[@]}" "$app" -o "$f" -e rec_test -n 50 -w 1 -d || return 1
 	fi
 	readable "$f.1" && readable "$f" &&
-		"${compare[@]}" seq "$f.1.rep" 0 0 49 && "${compare[@]}" seq "$f.rep" 0 0 49
+		"${compare[@]}" seq "$f.1.rep" 0 0 49 && "${compare[@]}" seq "$f.rep" 0 50 99
 }
 check "SIGUSR2 writes OUTPUT.1, the end OUTPUT" dump_case signal
 check "ustrace_record_dump() writes OUTPUT.1, the end OUTPUT" dump_case api

@@ -4,7 +4,8 @@
  *
  * The program records itself: libustrace, which it is linked with, reads
  * the USTRACE_* variables set here (ustrace_record_start(3)) before main() and
- * writes the file when the program ends, by exit or by a fatal signal.
+ * writes the file when the program ends: by exit(), _exit() or exec, or
+ * by a signal that ends it (all but SIGKILL).
  * This command runs it, waits for it, and reads the file back to say what
  * each CPU recorded and lost.
  */
@@ -120,7 +121,8 @@ static void set_env(const struct record_opts *o)
 
 /*
  * Run the program and wait for it.  While it runs, the terminal's ^C and
- * ^\ are its business: it writes its file and ends; we report after.
+ * ^\ are its business (they reach the whole foreground group): it writes
+ * its file and ends by them; we report after.
  * Return: its wait status, or -1.
  */
 static int run(const struct record_opts *o, char **argv)
@@ -172,8 +174,7 @@ static int summarize(const char *path)
 
 	if (err == -ENOENT) {
 		ustrace_err("record: %s was not written: is the program linked with "
-			    "libustrace, and did it end by exit() or a fatal signal "
-			    "other than SIGKILL?", path);
+			    "libustrace, and did it end other than by SIGKILL?", path);
 		return 1;
 	}
 	if (err) {

@@ -45,7 +45,7 @@ static int readable(const char *path)
 /* The shim: the override, next to us, or installed.  Return: 0 or -ENOENT. */
 static int find_shim(char *out, size_t size)
 {
-	const char *env = getenv("USTRACE_TRACE_CMD_SHIM");
+	const char *env = secure_getenv("USTRACE_TRACE_CMD_SHIM");
 	char self[PATH_MAX];
 	ssize_t len;
 	char *slash;
@@ -80,7 +80,7 @@ static int is_tracefs(const char *dir)
 
 int cmd_trace_cmd(int argc, char **argv)
 {
-	const char *mount = getenv("USTRACE_TRACEFS"), *old;
+	const char *mount = secure_getenv("USTRACE_TRACEFS"), *old;
 	char shim[PATH_MAX], real[PATH_MAX], *preload;
 	int i = 1;
 

@@ -203,7 +203,7 @@ static int jl_claim_sigtrap(void)
 
 bool arch_jump_label_init(void)
 {
-	const char *env = getenv("USTRACE_JUMP_LABEL");
+	const char *env = ustrace_getenv("USTRACE_JUMP_LABEL");
 	long cmds;
 
 	if (env && !strcmp(env, "0"))

@@ -87,7 +87,7 @@ static void unpreload_self(void)
 __attribute__((__constructor__))
 static void shim_init(void)
 {
-	const char *dir = getenv("USTRACE_TRACEFS_MOUNT");
+	const char *dir = secure_getenv("USTRACE_TRACEFS_MOUNT");
 	int (*set_dir)(const char *);
 
 	unpreload_self();
