@@ -501,6 +501,7 @@ struct tfs_server {
 	gid_t			gid;
 	struct timespec		time;
 	bool			report;		/* nobody waits: print failures */
+	size_t			piece_max;	/* see tfs_op_write(); set by init */
 
 	/* Under tfs_ctl_lock; tfs_ctl_cond tells the state changed. */
 	int			fds[TFS_NR_FDS];
@@ -664,12 +665,40 @@ static void tfs_reply_entry(fuse_req_t req, const struct tfs_stat *ts)
 	fuse_reply_entry(req, &e);
 }
 
+/*
+ * The largest piece the kernel cuts a write(2) into: max_write, or
+ * max_pages pages (its fs.fuse.max_pages_limit, 256 by default).
+ */
+static size_t tfs_piece_max(const struct fuse_conn_info *conn)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE), max = conn->max_write;
+	unsigned long pages = 0;
+	FILE *f = fopen("/proc/sys/fs/fuse/max_pages_limit", "re");
+
+	if (f) {
+		if (fscanf(f, "%lu", &pages) != 1)
+			pages = 0;
+		fclose(f);
+	}
+	if (pages && pages * page < max)
+		max = pages * page;
+	return max;
+}
+
 static void tfs_op_init(void *userdata, struct fuse_conn_info *conn)
 {
-	(void)userdata;
+	struct tfs_server *srv = userdata;
+
 	/* Every reply is built in memory; nothing goes through the page cache. */
 	conn->want &= ~(FUSE_CAP_SPLICE_READ | FUSE_CAP_SPLICE_WRITE |
 			FUSE_CAP_SPLICE_MOVE | FUSE_CAP_WRITEBACK_CACHE);
+	/*
+	 * The pieces of one write(2) come one at a time, in order (an AIO
+	 * write's too): tfs_write() continues a write only at the offset
+	 * where its last piece ended.
+	 */
+	conn->want &= ~FUSE_CAP_ASYNC_DIO;
+	__atomic_store_n(&srv->piece_max, tfs_piece_max(conn), __ATOMIC_RELAXED);
 	/* O_TRUNC reaches tfs_open() with the open, as the kernel's flag. */
 	if (conn->capable & FUSE_CAP_ATOMIC_O_TRUNC)
 		conn->want |= FUSE_CAP_ATOMIC_O_TRUNC;
@@ -999,16 +1028,35 @@ static void tfs_op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 	free(buf);
 }
 
+/*
+ * The kernel cuts a write(2) of more than the largest piece into pieces
+ * (each a request) of at most that size: the first one shorter by the
+ * offset of the writer's buffer in its page, the ones after it whole.  A
+ * piece that big may have a successor; a smaller one ends its write.
+ * (A writev() of many small buffers gives smaller pieces: each buffer
+ * takes a page of the request's.  Those are taken as separate writes.)
+ */
 static void tfs_op_write(fuse_req_t req, fuse_ino_t ino, const char *buf, size_t size,
 			 off_t off, struct fuse_file_info *fi)
 {
-	ssize_t n = tfs_write(tfs_file_of(fi), buf, size, off);
+	struct tfs_server *srv = fuse_req_userdata(req);
+	size_t max = __atomic_load_n(&srv->piece_max, __ATOMIC_RELAXED);
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	unsigned int flags = max && size + page > max ? TFS_WRITE_MORE : 0;
+	ssize_t n = tfs_write(tfs_file_of(fi), buf, size, off, flags);
 
 	(void)ino;
 	if (n < 0)
 		fuse_reply_err(req, -n);
 	else
 		fuse_reply_write(req, n);
+}
+
+/* Each close(2): a write the file still waits on the end of ends. */
+static void tfs_op_flush(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
+{
+	(void)ino;
+	fuse_reply_err(req, -tfs_flush(tfs_file_of(fi)));
 }
 
 /*
@@ -1084,6 +1132,7 @@ static const struct fuse_lowlevel_ops tfs_ops = {
 	.open		= tfs_op_open,
 	.read		= tfs_op_read,
 	.write		= tfs_op_write,
+	.flush		= tfs_op_flush,
 	.poll		= tfs_op_poll,
 	.release	= tfs_op_release,
 };
