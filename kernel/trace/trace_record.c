@@ -55,6 +55,7 @@
 #include <linux/trace_events.h>
 #include <ustrace/record.h>
 
+#include "../internal.h"
 #include "trace_array.h"
 #include "trace_dat.h"
 #include "trace_events_internal.h"
@@ -153,12 +154,6 @@ static const int fatal_signals[] = {
 #define NR_FATAL_SIGNALS	(sizeof(fatal_signals) / sizeof(fatal_signals[0]))
 static struct sigaction old_actions[NSIG];
 static bool handler_installed[NSIG];
-
-/*
- * Defined by a program that hands USTRACE_* on to the programs it runs and
- * must not record itself: the ustrace command (ustrace record).
- */
-extern const char __ustrace_record_env_ignore __attribute__((__weak__)) __ustrace_visible;
 
 static void rec_warn(const char *fmt, ...) __attribute__((__format__(printf, 1, 2)));
 
@@ -1172,7 +1167,7 @@ static void trace_record_env_init(void)
 	char var[64];
 	int err;
 
-	if (!events || !*events || &__ustrace_record_env_ignore)
+	if (!events || !*events || ustrace_is_tool())
 		return;
 	err = rec_attr_from_env(&attr, &what);
 	if (!err) {

@@ -55,6 +55,8 @@
 
 #include <ustrace/tracefs.h>
 
+#include "../internal.h"
+
 #ifdef USTRACE_HAVE_LIBFUSE3
 
 #define FUSE_USE_VERSION 314
@@ -1799,7 +1801,11 @@ static void tfs_atfork_child(void)
 	pthread_mutex_unlock(&tfs_ctl_lock);
 }
 
-/* Embedded mode: USTRACE_TRACEFS=/dir mounts at startup, in the background. */
+/*
+ * Embedded mode: USTRACE_TRACEFS=/dir mounts at startup, in the
+ * background; not in a tool (USTRACE_TOOL), for which the variable names
+ * its programs' mount.
+ */
 __attribute__((constructor))
 static void tfs_fuse_startup(void)
 {
@@ -1807,7 +1813,7 @@ static void tfs_fuse_startup(void)
 	int err;
 
 	pthread_atfork(tfs_atfork_prepare, tfs_atfork_parent, tfs_atfork_child);
-	if (!path || !*path)
+	if (!path || !*path || ustrace_is_tool())
 		return;
 	err = tfs_fuse_start(path, getenv("USTRACE_TRACEFS_OPTS"), false);
 	if (err)
@@ -1857,7 +1863,7 @@ static void tfs_fuse_startup(void)
 {
 	const char *path = getenv("USTRACE_TRACEFS");
 
-	if (path && *path)
+	if (path && *path && !ustrace_is_tool())
 		fprintf(stderr, "ustrace: tracefs at %s: %s\n", path, strerror(ENOSYS));
 }
 
