@@ -28,12 +28,14 @@
  * send INTERRUPT; its read is answered with EINTR at once.
  *
  * Processes.  fusermount3 (setuid root) mounts and hands the /dev/fuse
- * descriptor back over a socket; it is started detached (below), so that
- * the program never gets its SIGCHLD nor sees it in wait().  The mount
- * must go when the program ends however it ends (exit, crash, SIGKILL,
- * exec): a watchdog process, sharing our memory but holding none of our
- * descriptors but one pipe, waits for that pipe to close and then
- * lazily unmounts the path while it finds a dead FUSE mount there.
+ * descriptor back over a socket; it is our child without exit signal
+ * (below), so that the program never gets its SIGCHLD nor sees it in
+ * wait(), nor adopts it as a subreaper.  The mount must go when the
+ * program ends however it ends (exit, crash, SIGKILL, exec, its whole
+ * process group or session killed): a watchdog process in a session of
+ * its own, sharing our memory but holding none of our descriptors but
+ * one pipe, waits for that pipe to close and then lazily unmounts the
+ * path while it finds a dead FUSE mount there.
  * (fusermount3's own auto_unmount does that only when open() of the
  * mount point gives ENOTCONN at its first try - a race with the
  * connection's teardown when the server dies - and, in libfuse 3.14, never
@@ -70,6 +72,7 @@
 #include <sched.h>
 #include <signal.h>
 #include <stdbool.h>
+#include <linux/futex.h>
 #include <sys/eventfd.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
@@ -253,45 +256,100 @@ TFS_CHILD static int tfs_exec_child(void *arg)
 }
 
 /*
- * Start the program and leave at once: init (or a subreaper) adopts it.
- * The exit status says whether it could be started.
+ * A program we run, through a middle process of ours: the middle is our
+ * child without exit signal (reaped with __WCLONE: the program never
+ * gets its SIGCHLD nor sees it in wait()); it starts the program as its
+ * own child (whose exit signal execve() makes SIGCHLD, so it cannot be
+ * ours), waits for it and ends with its status.  No orphan is left
+ * meanwhile for a subreaper (the program may be one) to adopt.
+ *
+ *	block:	[ctl | ... middle's stack ^][... exec'ing child's stack ^]
  */
-TFS_CHILD static int tfs_detach_child(void *arg)
-{
-	struct tfs_exec *ex = arg;
-	long pid = __clone(tfs_exec_child, ex->stack, CLONE_VM | CLONE_VFORK | SIGCHLD, ex);
+struct tfs_spawn_ctl {
+	struct tfs_exec	*ex;
+	int		started;	/* the program is exec'd (or failed to be) */
+};
 
-	tfs_sys(SYS_exit, pid < 0, 0, 0, 0);
+struct tfs_child {
+	pid_t	pid;		/* the middle process, or -1 */
+	char	*block;		/* its stacks, mapped until it is reaped */
+};
+
+TFS_CHILD static int tfs_middle(void *arg)
+{
+	struct tfs_spawn_ctl *ctl = arg;
+	struct tfs_exec *ex = ctl->ex;
+	int status = 127 << 8;
+	long pid;
+
+	pid = __clone(tfs_exec_child, ex->stack, CLONE_VM | CLONE_VFORK | SIGCHLD, ex);
+	/* Exec'd or gone: nothing of @ex is read any more. */
+	__atomic_store_n(&ctl->started, 1, __ATOMIC_RELEASE);
+	tfs_sys(SYS_futex, (long)&ctl->started, FUTEX_WAKE, 1, 0);
+	while (pid > 0 && tfs_sys(SYS_wait4, pid, (long)&status, 0, 0) == -EINTR)
+		;
+	tfs_sys(SYS_exit, pid > 0 && WIFEXITED(status) ? WEXITSTATUS(status) : 127, 0, 0, 0);
+	return 0;
+}
+
+/* Start @ex; return once it is exec'd.  Return: 0 or -errno. */
+static int tfs_spawn(struct tfs_exec *ex, struct tfs_child *c)
+{
+	struct timespec tick = { .tv_nsec = 10 * 1000 * 1000 };
+	struct tfs_spawn_ctl *ctl;
+	char *block;
+	int err;
+
+	c->pid = -1;
+	c->block = NULL;
+	block = mmap(NULL, 2 * TFS_STACK_SIZE, PROT_READ | PROT_WRITE,
+		     MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+	if (block == MAP_FAILED)
+		return -errno;
+	ctl = (struct tfs_spawn_ctl *)block;
+	ctl->ex = ex;
+	ex->stack = block + 2 * TFS_STACK_SIZE;
+	c->pid = __clone(tfs_middle, block + TFS_STACK_SIZE, CLONE_VM, ctl);
+	if (c->pid < 0) {
+		err = -errno;
+		munmap(block, 2 * TFS_STACK_SIZE);
+		return err;
+	}
+	c->block = block;
+	while (!__atomic_load_n(&ctl->started, __ATOMIC_ACQUIRE))
+		syscall(SYS_futex, &ctl->started, FUTEX_WAIT, 0, &tick);
 	return 0;
 }
 
 /*
- * Run a program that is not our child: a child without exit signal
- * (reaped with __WCLONE, never seen by the program's wait()) starts it
- * and exits, so that no SIGCHLD of its reaches the program either.  With
- * CLONE_VFORK we wait until the program is exec'd.
- * Return: 0 or -errno (a failed exec shows as the program's silence).
+ * Reap a child without exit signal, waiting at most @ms milliseconds.
+ * Return: true when it is gone.
  */
-static int tfs_start_detached(struct tfs_exec *ex)
+static bool tfs_reap(pid_t pid, int ms)
 {
-	char *stacks;
-	int status = 0, err = 0;
-	pid_t pid;
+	int status;
 
-	stacks = mmap(NULL, 2 * TFS_STACK_SIZE, PROT_READ | PROT_WRITE,
-		      MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
-	if (stacks == MAP_FAILED)
-		return -errno;
-	ex->stack = stacks + 2 * TFS_STACK_SIZE;
-	pid = __clone(tfs_detach_child, stacks + TFS_STACK_SIZE, CLONE_VM | CLONE_VFORK, ex);
-	if (pid < 0)
-		err = -errno;
-	while (pid > 0 && waitpid(pid, &status, __WCLONE) < 0 && errno == EINTR)
-		;
-	if (pid > 0 && WIFEXITED(status) && WEXITSTATUS(status))
-		err = -EAGAIN;
-	munmap(stacks, 2 * TFS_STACK_SIZE);
-	return err;
+	for (;;) {
+		pid_t r = waitpid(pid, &status, __WCLONE | WNOHANG);
+
+		if (r == pid || (r < 0 && errno == ECHILD))
+			return true;
+		if (r < 0 && errno != EINTR)
+			return false;
+		if (r == 0 && ms-- <= 0)
+			return false;
+		if (r == 0)
+			nanosleep(&(struct timespec){ .tv_nsec = 1000 * 1000 }, NULL);
+	}
+}
+
+/* Reap what tfs_spawn() started; its stacks stay while it runs on. */
+static void tfs_child_reap(struct tfs_child *c, int ms)
+{
+	if (c->pid > 0 && tfs_reap(c->pid, ms))
+		munmap(c->block, 2 * TFS_STACK_SIZE);
+	c->pid = -1;
+	c->block = NULL;
 }
 
 /* Wait at most @ms for @fd to be readable (or at its end). */
@@ -352,6 +410,12 @@ TFS_CHILD static int tfs_watchdog_main(void *arg)
 
 	tfs_sys(SYS_prctl, PR_SET_NAME, (long)"ustrace-tfs-wd", 0, 0);
 	/*
+	 * A session and process group of its own: what kills the program's
+	 * group (timeout -s KILL, kill -9 -PGID, a terminal's hangup) leaves
+	 * it to unmount.
+	 */
+	tfs_sys(SYS_setsid, 0, 0, 0, 0);
+	/*
 	 * The program's descriptors, copied at clone: holding them would
 	 * keep its pipes and sockets open.
 	 */
@@ -383,28 +447,6 @@ TFS_CHILD static int tfs_watchdog_main(void *arg)
 	}
 	tfs_sys(SYS_exit, 0, 0, 0, 0);
 	return 0;
-}
-
-/*
- * Reap a child without exit signal, waiting at most @ms milliseconds.
- * Return: true when it is gone.
- */
-static bool tfs_reap(pid_t pid, int ms)
-{
-	int status;
-
-	for (;;) {
-		pid_t r = waitpid(pid, &status, __WCLONE | WNOHANG);
-
-		if (r == pid || (r < 0 && errno == ECHILD))
-			return true;
-		if (r < 0 && errno != EINTR)
-			return false;
-		if (r == 0 && ms-- <= 0)
-			return false;
-		if (r == 0)
-			nanosleep(&(struct timespec){ .tv_nsec = 1000 * 1000 }, NULL);
-	}
 }
 
 /* The setuid fusermount3, or NULL. */
@@ -459,8 +501,7 @@ enum {
 	TFS_FD_COMM_PEER,	/* ... and its */
 	TFS_FD_ERR,		/* fusermount3's stderr, our end ... */
 	TFS_FD_ERR_PEER,	/* ... and its */
-	TFS_FD_DONE,		/* end of file when a fusermount3 ended ... */
-	TFS_FD_DONE_PEER,	/* ... which holds this */
+	TFS_FD_WD,		/* the watchdog's end of the life pipe, until it has its own */
 	TFS_NR_FDS,
 };
 
@@ -517,6 +558,7 @@ struct tfs_server {
 	bool			mounted;
 	struct tfs_watchdog	*wd;
 	pid_t			wd_pid;
+	struct tfs_child	fm;		/* fusermount3 -o auto_unmount, while it stays */
 	pthread_t		thread;
 	pthread_t		workers[TFS_WORKERS];
 	int			nr_workers;
@@ -595,6 +637,7 @@ static struct tfs_server *tfs_server_new(const char *path, const struct tfs_moun
 	for (i = 0; i < TFS_NR_FDS; i++)
 		srv->fds[i] = -1;
 	srv->wd_pid = -1;
+	srv->fm.pid = -1;
 	srv->state = TFS_STARTING;
 	pthread_mutex_init(&srv->lock, NULL);
 	pthread_condattr_init(&attr);
@@ -1254,23 +1297,16 @@ static void *tfs_worker(void *arg)
  * Mount and unmount
  */
 
-/* Run fusermount3 -u -z on the path, detached; wait until it is done. */
+/* Run fusermount3 -u -z on the path; wait until it is done. */
 static void tfs_fusermount_unmount(struct tfs_server *srv)
 {
 	char *argv[] = { "fusermount3", "-u", "-z", "-q", "--", srv->path, NULL };
 	char *envp[] = { TFS_PATH_ENV, NULL };
 	struct tfs_exec ex = { srv->fusermount, argv, envp, { -1, -1 }, -1, NULL };
+	struct tfs_child c;
 
-	if (tfs_fd_pipe(srv, TFS_FD_DONE, TFS_FD_DONE_PEER, 0))
-		return;
-	/* It holds the peer until it exits: end of file then. */
-	ex.keep_fd[0] = srv->fds[TFS_FD_DONE_PEER];
-	if (tfs_start_detached(&ex) == 0) {
-		tfs_fd_close(srv, TFS_FD_DONE_PEER);
-		tfs_wait_readable(srv->fds[TFS_FD_DONE], TFS_UNMOUNT_WAIT_MS);
-	}
-	tfs_fd_close(srv, TFS_FD_DONE_PEER);
-	tfs_fd_close(srv, TFS_FD_DONE);
+	if (!tfs_spawn(&ex, &c))
+		tfs_child_reap(&c, TFS_UNMOUNT_WAIT_MS);
 }
 
 static void tfs_unmount_path(struct tfs_server *srv)
@@ -1353,16 +1389,16 @@ static int tfs_watchdog_start(struct tfs_server *srv)
 	wd->ex = (struct tfs_exec){ wd->fusermount, wd->argv, wd->envp, { -1, -1 }, -1,
 				    block + off + 2 * TFS_STACK_SIZE };
 
-	err = tfs_fd_pipe(srv, TFS_FD_DONE, TFS_FD_LIFE, 0);
+	err = tfs_fd_pipe(srv, TFS_FD_WD, TFS_FD_LIFE, 0);
 	if (err) {
 		munmap(block, TFS_WD_SIZE);
 		return err;
 	}
 	/* It takes its own copy of the read end (and closes the rest). */
-	wd->life_fd = srv->fds[TFS_FD_DONE];
+	wd->life_fd = srv->fds[TFS_FD_WD];
 	srv->wd_pid = __clone(tfs_watchdog_main, block + off + TFS_STACK_SIZE, CLONE_VM, wd);
 	err = srv->wd_pid < 0 ? -errno : 0;
-	tfs_fd_close(srv, TFS_FD_DONE);
+	tfs_fd_close(srv, TFS_FD_WD);
 	if (err) {
 		tfs_fd_close(srv, TFS_FD_LIFE);
 		munmap(block, TFS_WD_SIZE);
@@ -1432,6 +1468,7 @@ static int tfs_fusermount(struct tfs_server *srv)
 	char *argv[] = { "fusermount3", "-o", srv->mount_opts, "--", srv->path, NULL };
 	char fdenv[32], *envp[] = { fdenv, TFS_PATH_ENV, NULL };
 	struct tfs_exec ex = { srv->fusermount, argv, envp, { -1, -1 }, -1, NULL };
+	struct tfs_child c = { .pid = -1 };
 	char *opts = NULL;
 	int sv[2], fd;
 
@@ -1455,7 +1492,7 @@ static int tfs_fusermount(struct tfs_server *srv)
 	snprintf(fdenv, sizeof(fdenv), "_FUSE_COMMFD=%d", srv->fds[TFS_FD_COMM_PEER]);
 	ex.keep_fd[0] = srv->fds[TFS_FD_COMM_PEER];
 	ex.err_fd = srv->fds[TFS_FD_ERR_PEER];
-	fd = tfs_start_detached(&ex);
+	fd = tfs_spawn(&ex, &c);
 	tfs_fd_close(srv, TFS_FD_COMM_PEER);
 	tfs_fd_close(srv, TFS_FD_ERR_PEER);
 	if (fd)
@@ -1479,8 +1516,13 @@ static int tfs_fusermount(struct tfs_server *srv)
 	}
 out:
 	tfs_fd_close(srv, TFS_FD_ERR);
-	if (srv->wd || fd)
+	/* It ends once mounted, or when its socket closes (auto_unmount). */
+	if (srv->wd || fd) {
 		tfs_fd_close(srv, TFS_FD_COMM);
+		tfs_child_reap(&c, TFS_UNMOUNT_WAIT_MS);
+	} else {
+		srv->fm = c;
+	}
 	free(opts);
 	return fd;
 }
@@ -1539,6 +1581,7 @@ static void tfs_server_shutdown(struct tfs_server *srv)
 	tfs_fd_close(srv, TFS_FD_STOP);
 	/* auto_unmount's fusermount3 finds the path unmounted already. */
 	tfs_fd_close(srv, TFS_FD_COMM);
+	tfs_child_reap(&srv->fm, TFS_UNMOUNT_WAIT_MS);
 	tfs_watchdog_stop(srv);
 }
 

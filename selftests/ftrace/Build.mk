@@ -2,6 +2,9 @@
 #
 # ftracetest: selftests/ftrace/ftracetest runs test.d/**/*.tc against the
 # tracefs that samples/tracefs/tracefs-sample serves (ftracetest.sh is what
-# "make check" runs). tfs-io makes the system calls a shell cannot.
+# "make check" runs). tfs-io makes the system calls a shell cannot;
+# tfs-quiet mounts with the API and counts what the program sees of the
+# processes the library runs.
 
 $(call add-prog,$(d)/tfs-io,$(d)/tfs-io.c)
+$(call add-prog,$(d)/tfs-quiet,$(d)/tfs-quiet.c)
