@@ -74,6 +74,7 @@
 #include <stdbool.h>
 #include <linux/futex.h>
 #include <sys/eventfd.h>
+#include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
@@ -286,6 +287,13 @@ TFS_CHILD static int tfs_middle(void *arg)
 	/* Exec'd or gone: nothing of @ex is read any more. */
 	__atomic_store_n(&ctl->started, 1, __ATOMIC_RELEASE);
 	tfs_sys(SYS_futex, (long)&ctl->started, FUTEX_WAKE, 1, 0);
+	/*
+	 * The program's descriptors, copied at clone: it may live as long as
+	 * the mount (auto_unmount), and must keep none of them open.
+	 */
+	if (tfs_sys(SYS_close_range, 0, ~0u, 0, 0) == -ENOSYS)
+		for (int i = 0; i < 65536; i++)
+			tfs_sys(SYS_close, i, 0, 0, 0);
 	while (pid > 0 && tfs_sys(SYS_wait4, pid, (long)&status, 0, 0) == -EINTR)
 		;
 	tfs_sys(SYS_exit, pid > 0 && WIFEXITED(status) ? WEXITSTATUS(status) : 127, 0, 0, 0);
@@ -381,6 +389,7 @@ struct tfs_watchdog {
 	char		*envp[2];
 	struct tfs_exec	ex;
 	char		path[PATH_MAX];
+	char		claim[PATH_MAX];	/* the directory tfs_claim() locks */
 	char		fusermount[PATH_MAX];
 };
 
@@ -405,8 +414,8 @@ TFS_CHILD static int tfs_watchdog_main(void *arg)
 	struct timespec tick = { .tv_nsec = 20 * 1000 * 1000 };
 	struct stat st;
 	int i, tries = 0;
+	long r, lock;
 	char byte;
-	long r;
 
 	tfs_sys(SYS_prctl, PR_SET_NAME, (long)"ustrace-tfs-wd", 0, 0);
 	/*
@@ -433,6 +442,18 @@ TFS_CHILD static int tfs_watchdog_main(void *arg)
 		r = tfs_sys(SYS_read, wd->life_fd, (long)&byte, 1, 0);
 	while (r > 0 || r == -EINTR);
 
+	/*
+	 * Take the claim on the path (tfs_claim()) before looking: a new
+	 * server that clears our dead mount and mounts meanwhile must not
+	 * have its mount taken for ours.  Up to 10 s, then without.
+	 */
+	lock = tfs_sys(SYS_openat, AT_FDCWD, (long)wd->claim, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
+	for (i = 0; lock >= 0 && i < 500; i++) {
+		if (tfs_sys(SYS_flock, lock, LOCK_EX | LOCK_NB, 0, 0) != -EWOULDBLOCK)
+			break;
+		tfs_sys(SYS_nanosleep, (long)&tick, 0, 0, 0);
+	}
+
 	/* About 10 s, and a few unmounts (a stacked dead mount needs two). */
 	for (i = 0; i < 500 && tries < 4; i++) {
 		r = tfs_sys(SYS_newfstatat, AT_FDCWD, (long)wd->path, (long)&st, 0);
@@ -447,6 +468,27 @@ TFS_CHILD static int tfs_watchdog_main(void *arg)
 	}
 	tfs_sys(SYS_exit, 0, 0, 0, 0);
 	return 0;
+}
+
+/*
+ * The directory whose lock claims @path: @path's parent, its symbolic
+ * links resolved, so that two names of one directory take one lock.
+ */
+static int tfs_claim_dir(const char *path, char *out)
+{
+	char dir[PATH_MAX], *slash;
+
+	if (strlen(path) >= sizeof(dir))
+		return -ENAMETOOLONG;
+	strcpy(dir, path);
+	slash = strrchr(dir, '/');
+	if (!slash)
+		return -EINVAL;
+	if (slash == dir)
+		slash[1] = '\0';
+	else
+		*slash = '\0';
+	return realpath(dir, out) ? 0 : -errno;
 }
 
 /* The setuid fusermount3, or NULL. */
@@ -502,6 +544,7 @@ enum {
 	TFS_FD_ERR,		/* fusermount3's stderr, our end ... */
 	TFS_FD_ERR_PEER,	/* ... and its */
 	TFS_FD_WD,		/* the watchdog's end of the life pipe, until it has its own */
+	TFS_FD_CLAIM,		/* the locked directory, while we mount (tfs_claim()) */
 	TFS_NR_FDS,
 };
 
@@ -1317,21 +1360,87 @@ static void tfs_unmount_path(struct tfs_server *srv)
 		tfs_fusermount_unmount(srv);
 }
 
-/* Is the topmost mount at the path ours (our fsname)? */
-static bool tfs_mounted_here(const struct tfs_server *srv)
+/*
+ * The source ("ustrace:PID" for a ustrace tracefs) of the topmost mount
+ * at the path into @src.  Return: whether something is mounted there.
+ */
+static bool tfs_mount_source(const struct tfs_server *srv, char *src, size_t size)
 {
 	struct mntent ent;
 	char buf[4096];
-	bool ours = false;
+	bool found = false;
 	FILE *f = setmntent("/proc/self/mounts", "re");
 
 	if (!f)
 		return false;
-	while (getmntent_r(f, &ent, buf, sizeof(buf)))
-		if (!strcmp(ent.mnt_dir, srv->path))
-			ours = !strcmp(ent.mnt_fsname, srv->fsname);
+	while (getmntent_r(f, &ent, buf, sizeof(buf))) {
+		if (strcmp(ent.mnt_dir, srv->path))
+			continue;
+		snprintf(src, size, "%s", ent.mnt_fsname);
+		found = true;
+	}
 	endmntent(f);
-	return ours;
+	return found;
+}
+
+/* Is the topmost mount at the path ours (our fsname)? */
+static bool tfs_mounted_here(const struct tfs_server *srv)
+{
+	char src[256];
+
+	return tfs_mount_source(srv, src, sizeof(src)) && !strcmp(src, srv->fsname);
+}
+
+/* Why the mount failed, for a program that did not ask (USTRACE_TRACEFS). */
+static void tfs_report_error(const struct tfs_server *srv, int err)
+{
+	char src[256];
+	int pid;
+
+	if (err == -EBUSY && tfs_mount_source(srv, src, sizeof(src)) &&
+	    sscanf(src, "ustrace:%d", &pid) == 1)
+		fprintf(stderr, "ustrace: tracefs at %s: %s: process %d serves its tracefs there; "
+			"running without\n", srv->path, strerror(-err), pid);
+	else
+		fprintf(stderr, "ustrace: tracefs at %s: %s\n", srv->path, strerror(-err));
+}
+
+/*
+ * Claim the path before looking at it and mounting: servers that start
+ * at once on one directory (a shell loop, a test suite, a service
+ * restarted while its old process still goes) would each find it free
+ * and stack their mounts.  The claim is an flock() on the parent
+ * directory (the path itself may be a dead mount, which cannot be
+ * opened), held while we clear a dead mount, check and mount, and
+ * taken by the watchdog before it clears ours; a server that finds
+ * the path served then fails with EBUSY.  A parent we cannot open or
+ * lock (no read permission, a file system without flock) leaves us
+ * without the claim.
+ * Return: 0, or -ETIMEDOUT after TFS_MOUNT_WAIT_MS.
+ */
+static int tfs_claim(struct tfs_server *srv)
+{
+	char dir[PATH_MAX];
+	int fd, i;
+
+	if (tfs_claim_dir(srv->path, dir))
+		return 0;
+	pthread_mutex_lock(&tfs_ctl_lock);
+	fd = srv->fds[TFS_FD_CLAIM] = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	pthread_mutex_unlock(&tfs_ctl_lock);
+	if (fd < 0)
+		return 0;
+	for (i = 0; i < TFS_MOUNT_WAIT_MS / 10; i++) {
+		if (!flock(fd, LOCK_EX | LOCK_NB))
+			return 0;
+		if (errno != EWOULDBLOCK && errno != EINTR)
+			break;
+		nanosleep(&(struct timespec){ .tv_nsec = 10 * 1000 * 1000 }, NULL);
+	}
+	if (i < TFS_MOUNT_WAIT_MS / 10)
+		return 0;
+	tfs_fd_close(srv, TFS_FD_CLAIM);
+	return -ETIMEDOUT;
 }
 
 /*
@@ -1381,6 +1490,8 @@ static int tfs_watchdog_start(struct tfs_server *srv)
 	wd = (struct tfs_watchdog *)block;
 	strcpy(wd->path, srv->path);
 	strcpy(wd->fusermount, srv->fusermount);
+	if (tfs_claim_dir(srv->path, wd->claim))
+		wd->claim[0] = '\0';
 	wd->root = geteuid() == 0;
 	memcpy(wd->argv, (char *[]){ "fusermount3", "-u", "-z", "-q", "--", wd->path, NULL },
 	       sizeof(wd->argv));
@@ -1594,16 +1705,19 @@ static int tfs_server_mount(struct tfs_server *srv)
 
 	err = tfs_init();
 	if (!err)
+		err = tfs_claim(srv);
+	if (!err)
 		err = tfs_check_mountpoint(srv);
-	if (err)
-		return err;
 	/*
 	 * Without it, fusermount3's auto_unmount is the best there is.
 	 * Valgrind ends a program that clones a process sharing its memory.
 	 */
-	if (!RUNNING_ON_VALGRIND)
+	if (!err && !RUNNING_ON_VALGRIND)
 		tfs_watchdog_start(srv);
-	err = tfs_fusermount(srv);
+	if (!err)
+		err = tfs_fusermount(srv);
+	/* Mounted (another server now finds it served), or not at all. */
+	tfs_fd_close(srv, TFS_FD_CLAIM);
 	if (err)
 		return err;
 
@@ -1657,8 +1771,7 @@ static void *tfs_server_main(void *arg)
 	if (err) {
 		tfs_server_shutdown(srv);
 		if (srv->report)
-			fprintf(stderr, "ustrace: tracefs at %s: %s\n", srv->path,
-				strerror(-err));
+			tfs_report_error(srv, err);
 		tfs_set_state(srv, TFS_ENDED, err);
 		return NULL;
 	}
@@ -1766,12 +1879,14 @@ static int tfs_fuse_start(const char *path, const char *options, bool wait)
  * Mounts with fusermount3 and starts the server threads; returns once the
  * mount exists (or failed).  See ustrace_tracefs_mount(3).
  *
- * Context: any thread; waits for fusermount3, never for a request.
+ * Context: any thread; waits for fusermount3 (and for another server's
+ * claim on @path, see tfs_claim()), never for a request.
  * Return: 0, -EINVAL (no path, bad option), -EPERM (allow_other not
  * permitted), -ENODEV (no /dev/fuse), -ENOSYS (no fusermount3, or built
  * without libfuse3), -EBUSY (this process already serves a tracefs, or a
- * live FUSE mount is at @path), -ENOENT, -ENOTDIR, -EACCES (@path), -EIO
- * (fusermount3 failed: its message is on stderr), -ENOMEM.
+ * live FUSE mount is at @path), -ETIMEDOUT (another server held the claim
+ * on @path for TFS_MOUNT_WAIT_MS), -ENOENT, -ENOTDIR, -EACCES (@path),
+ * -EIO (fusermount3 failed: its message is on stderr), -ENOMEM.
  */
 int ustrace_tracefs_mount(const char *path, const char *options)
 {

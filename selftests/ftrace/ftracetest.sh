@@ -2,12 +2,22 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 #
 # ftracetest.sh - what "make check" runs of ftracetest: every
-# test.d/**/*.tc, and the instance ones again inside instances/, against
-# the tracefs that this build's samples/tracefs/tracefs-sample serves.
-# TAP on stdout; "1..0 # SKIP" (exit 4) without FUSE.
+# test.d/**/*.tc but those of test.d/fuse/ (fuse.sh runs them, with a
+# time of their own: they start and kill programs of their own), and the
+# instance ones again inside instances/, against the tracefs that this
+# build's samples/tracefs/tracefs-sample serves.  TAP on stdout;
+# "1..0 # SKIP" (exit 4) without FUSE.
 #
 # scripts/run-tests.sh runs it with USTRACE_SRCTREE, USTRACE_OBJTREE and
 # USTRACE_TEST_TIMEOUT set; the options of ftracetest pass through.
 
 here=$(cd "$(dirname "$0")" && pwd)
-exec "$here/ftracetest" "$@"
+# Tests named on the command line: those.
+for a; do
+	case $a in *.tc) exec "$here/ftracetest" "$@" ;; esac
+done
+dirs=()
+for d in "$here"/test.d/*/; do
+	[ "$(basename "$d")" = fuse ] || dirs+=("$d")
+done
+exec "$here/ftracetest" "$@" "${dirs[@]}"
