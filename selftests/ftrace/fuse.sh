@@ -3,9 +3,7 @@
 #
 # fuse.sh - what "make check" runs of ftracetest's test.d/fuse/: the
 # tracefs as a file system (blocking reads, poll, signals, O_TRUNC,
-# permissions) and the life of its mounts (programs started, killed and
-# started at once on one directory).  As ftracetest.sh, with a time of
-# its own.
+# permissions).  As ftracetest.sh, with a time of its own.
 
 here=$(cd "$(dirname "$0")" && pwd)
 exec "$here/ftracetest" "$@" "$here/test.d/fuse"
