@@ -905,12 +905,14 @@ ssize_t tfs_write(struct tfs_file *file, const char *buf, size_t size, off_t off
 int tfs_flush(struct tfs_file *file)
 {
 	const struct tfs_fops *fops = file->node->fops;
-	int err;
+	int err = 0;
 
 	pthread_mutex_lock(&file->lock);
-	err = file->wr_open ? write_end(file) : 0;
-	if (!err && want_read(file->flags) && has_snapshot(fops))
-		file_show(file);
+	if (file->wr_open) {
+		err = write_end(file);
+		if (!err && want_read(file->flags) && has_snapshot(fops))
+			file_show(file);
+	}
 	pthread_mutex_unlock(&file->lock);
 	return err;
 }

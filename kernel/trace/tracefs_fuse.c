@@ -28,14 +28,16 @@
  * send INTERRUPT; its read is answered with EINTR at once.
  *
  * Processes.  fusermount3 (setuid root) mounts and hands the /dev/fuse
- * descriptor back over a socket; it is our child without exit signal
- * (below), so that the program never gets its SIGCHLD nor sees it in
- * wait(), nor adopts it as a subreaper.  The mount must go when the
- * program ends however it ends (exit, crash, SIGKILL, exec, its whole
- * process group or session killed): a watchdog process in a session of
- * its own, sharing our memory but holding none of our descriptors but
- * one pipe, waits for that pipe to close and then lazily unmounts the
- * path while it finds a dead FUSE mount there.
+ * descriptor back over a socket; it runs under a middle process of ours
+ * (below), so that the program never gets a SIGCHLD of either nor sees
+ * them in wait(), nor adopts fusermount3 as a subreaper.  A mount is
+ * claimed first (tfs_claim()): of servers started at once on one
+ * directory, one mounts and the others find it served.  The mount must
+ * go when the program ends however it ends (exit, crash, SIGKILL, exec,
+ * its whole process group or session killed): a watchdog process in a
+ * session of its own, sharing our memory but holding none of our
+ * descriptors but one pipe, waits for that pipe to close and then
+ * lazily unmounts the path while it finds a dead FUSE mount there.
  * (fusermount3's own auto_unmount does that only when open() of the
  * mount point gives ENOTCONN at its first try - a race with the
  * connection's teardown when the server dies - and, in libfuse 3.14, never

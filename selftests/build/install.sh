@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
+# timeout: 300
 #
 # install.sh - "make install" into a staging directory, then build a program
 # outside the tree against what was installed, the way a user would: with

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
+# timeout: 240
 #
 # mounts.sh - what "make check" runs of ftracetest's test.d/mounts/: the
 # life of a program's mount, with programs of the tests' own started,
