@@ -444,8 +444,12 @@ TFS_CHILD static int tfs_watchdog_main(void *arg)
 		r = tfs_sys(SYS_read, wd->life_fd, (long)&byte, 1, 0);
 	while (r > 0 || r == -EINTR);
 
+	/* Unmounted by us (the usual end), or served by another: nothing to do. */
+	r = tfs_sys(SYS_newfstatat, AT_FDCWD, (long)wd->path, (long)&st, 0);
+	if (r != -ENOTCONN && r != -ECONNABORTED && r != -EINTR && r != -EAGAIN)
+		tfs_sys(SYS_exit, 0, 0, 0, 0);
 	/*
-	 * Take the claim on the path (tfs_claim()) before looking: a new
+	 * Take the claim on the path (tfs_claim()) before we clear it: a new
 	 * server that clears our dead mount and mounts meanwhile must not
 	 * have its mount taken for ours.  Up to 10 s, then without.
 	 */
