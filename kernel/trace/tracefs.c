@@ -917,6 +917,11 @@ int tfs_flush(struct tfs_file *file)
 	return err;
 }
 
+int tfs_wants_flush(const struct tfs_file *file)
+{
+	return want_write(file->flags) && file->node->fops->write_end;
+}
+
 int tfs_truncate(uint64_t ino)
 {
 	struct tfs_node *node = NULL;

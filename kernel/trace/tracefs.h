@@ -108,6 +108,8 @@ ssize_t tfs_write(struct tfs_file *file, const char *buf, size_t size, off_t off
  * is taken.  Return: 0, or the -errno of that word.
  */
 int tfs_flush(struct tfs_file *file);
+/* Does close(2) of this file need tfs_flush() (a file that keeps a word)? */
+int tfs_wants_flush(const struct tfs_file *file);
 
 /*
  * truncate(2) / O_TRUNC on an open file: as the open flag.  -EACCES for

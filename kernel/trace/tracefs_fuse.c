@@ -1018,6 +1018,8 @@ static void tfs_op_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *f
 	fi->fh = (uintptr_t)h;
 	fi->direct_io = 1;
 	fi->keep_cache = 0;
+	/* A request less at each close, but where a write may wait for it. */
+	fi->noflush = !tfs_wants_flush(h->file);
 	/* The opener was interrupted and the kernel dropped the reply. */
 	if (fuse_reply_open(req, fi))
 		tfs_handle_release(srv, h);
