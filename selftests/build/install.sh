@@ -7,7 +7,8 @@
 # pkg-config, linked once with libustrace.so and once with libustrace.a.
 # Then the installed tools, the way a user gets them: a fresh copy of the
 # source tree (what git tracks and would track, no build output), "make"
-# and "make install PREFIX=DIR" in it, a program with trace events built
+# and "make install PREFIX=DIR" in it (in the default variant; the others
+# install their build directory), a program with trace events built
 # with pkg-config from DIR serving its tracefs, and DIR/bin/ustrace
 # trace-cmd on it; the staged ustrace (DESTDIR) and one installed with
 # its own libdir too.  Last, "make uninstall" removes every file. TAP on
@@ -232,22 +233,41 @@ fresh_tree() {
 	done <"$tmp/files" | tar --null -T - -cf -) | tar -C "$fresh" -xf - &&
 	[ ! -e "$fresh/libustrace.so" ] && [ ! -e "$fresh/.config" ]
 }
-check "a fresh copy of the source tree, without build output" fresh_tree
+
+# The default variant (and a run by hand) builds a fresh copy of the tree
+# as a user does; the others install from their build directory, built
+# by "make selftests" before (the same code; a fresh sanitizer build takes
+# minutes).  Either way "make install PREFIX=DIR" comes after the build.
+variant=${USTRACE_VARIANT:-local}
+case $variant in
+default|local)
+	check "a fresh copy of the source tree, without build output" fresh_tree
+	from=(-C "$fresh" ${fresh_args[@]+"${fresh_args[@]}"})
+	build_first=1
+	what="make, then make install PREFIX=DIR, in the fresh tree"
+	;;
+*)
+	ok "a fresh copy of the source tree # SKIP the $variant variant installs its build directory"
+	# shellcheck disable=SC2206 # makeargs is a list of words
+	from=(-C "$srctree" $makeargs)
+	build_first=0
+	what="make install PREFIX=DIR of the $variant build"
+	;;
+esac
 
 made=0
-if make -C "$fresh" -j2 ${fresh_args[@]+"${fresh_args[@]}"} >"$tmp/fresh-make.log" 2>&1 &&
-   make -C "$fresh" ${fresh_args[@]+"${fresh_args[@]}"} install PREFIX="$x" \
-	>"$tmp/fresh-install.log" 2>&1; then
+if { [ $build_first = 0 ] || make "${from[@]}" -j2 >"$tmp/fresh-make.log" 2>&1; } &&
+   make "${from[@]}" install PREFIX="$x" >"$tmp/fresh-install.log" 2>&1; then
 	made=1
-	ok "make, then make install PREFIX=DIR, in the fresh tree"
+	ok "$what"
 else
-	not_ok "make, then make install PREFIX=DIR, in the fresh tree"
+	not_ok "$what"
 	diag "$tmp/fresh-make.log"
 	diag "$tmp/fresh-install.log"
 fi
 # A libdir of its own (lib64): the shim is found from bin/ all the same.
-if [ $made = 1 ] && make -C "$fresh" ${fresh_args[@]+"${fresh_args[@]}"} install PREFIX="$y" \
-	libdir="$y/lib64" >"$tmp/y-install.log" 2>&1 && [ -f "$y/lib64/ustrace/ustrace-trace-cmd.so" ]; then
+if [ $made = 1 ] && make "${from[@]}" install PREFIX="$y" libdir="$y/lib64" \
+	>"$tmp/y-install.log" 2>&1 && [ -f "$y/lib64/ustrace/ustrace-trace-cmd.so" ]; then
 	ok "make install PREFIX=DIR libdir=DIR/lib64"
 else
 	not_ok "make install PREFIX=DIR libdir=DIR/lib64"
@@ -305,7 +325,7 @@ tool_run() {
 }
 
 tools_skip=
-[ $made = 1 ] || tools_skip="the fresh tree did not install"
+[ $made = 1 ] || tools_skip="make install PREFIX=DIR failed"
 [ -n "$tools_skip" ] || command -v trace-cmd >/dev/null || tools_skip="no trace-cmd (Debian: trace-cmd)"
 [ -n "$tools_skip" ] || { [ -c /dev/fuse ] && command -v fusermount3 >/dev/null; } ||
 	tools_skip="no FUSE here"
