@@ -7,6 +7,7 @@
 
 #include <pthread.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 
 /*
@@ -81,5 +82,19 @@ static const struct ustrace_fork_ops name##_fork_ops = {		\
 const char *ustrace_getenv(const char *name);
 const char *ustrace_getenv_path(const char *name);
 bool ustrace_env_untrusted(void);
+
+/*
+ * The tools' marker (USTRACE_TOOL, <ustrace/tool.h>): a program that
+ * defines it hands the USTRACE_* variables on and does not act on them.
+ * A weak reference with default visibility, so that the dynamic linker
+ * binds it to the program's (or a preloaded object's) definition.
+ */
+extern const char __ustrace_tool __attribute__((__weak__, __visibility__("default")));
+
+/* Does this process run a tool: no tracefs, no recording from the environment? */
+static inline bool ustrace_is_tool(void)
+{
+	return &__ustrace_tool != NULL;
+}
 
 #endif /* _USTRACE_KERNEL_INTERNAL_H */

@@ -20,7 +20,9 @@
 #   --env NAME=VALUE	set in the tests' environment (repeatable)
 #   --wrap 'CMD ARGS'	run every test under CMD (e.g. setarch x86_64 -R);
 #			dropped with a note if "CMD ARGS true" fails
-#   --timeout SEC	per-test timeout (default $USTRACE_TEST_TIMEOUT or 120)
+#   --timeout SEC	per-test timeout (default $USTRACE_TEST_TIMEOUT or 120); a
+#			script may ask for more with a "# timeout: SEC" line
+#			in its first 30 lines
 #   --results FILE	write "passed failed skipped" to FILE
 #
 # Counting: each "ok"/"not ok" line at the start of a line of a test's output
@@ -31,8 +33,9 @@
 # if it exits 4.
 #
 # Tests run with their working directory in the build directory, standard
-# input from /dev/null, and USTRACE_SRCTREE, USTRACE_OBJTREE and
-# USTRACE_VARIANT in the environment. Their output (stdout and stderr) goes
+# input from /dev/null, and USTRACE_SRCTREE, USTRACE_OBJTREE,
+# USTRACE_VARIANT and USTRACE_TEST_TIMEOUT (their timeout) in the
+# environment. Their output (stdout and stderr) goes
 # to <objtree>/selftests-output/<variant>/<name>.log.
 
 set -u
@@ -192,8 +195,11 @@ for t in "${tests[@]}"; do
 	mkdir -p "$(dirname "$log")"
 
 	cmd=("$t")
+	t_timeout=$timeout
 	case $t in
-	*.sh)	[ -x "$t" ] || cmd=(bash "$t") ;;
+	*.sh)	[ -x "$t" ] || cmd=(bash "$t")
+		asked=$(sed -n '1,30s/^#[ 	]*timeout:[ 	]*\([0-9][0-9]*\).*/\1/p' "$t" | head -n 1)
+		[ -n "$asked" ] && [ "$asked" -gt "$timeout" ] && t_timeout=$asked ;;
 	esac
 
 	start=$(date +%s.%N)
@@ -203,8 +209,8 @@ for t in "${tests[@]}"; do
 		{ (cd "$objtree" &&
 		   exec env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS \
 			USTRACE_SRCTREE="$srctree" USTRACE_OBJTREE="$objtree" \
-			USTRACE_VARIANT="$variant" ${envs[@]+"${envs[@]}"} \
-			timeout -k 5 "$timeout" ${wrapper[@]+"${wrapper[@]}"} "${cmd[@]}") </dev/null >"$log" 2>&1; } 2>/dev/null
+			USTRACE_VARIANT="$variant" USTRACE_TEST_TIMEOUT="$t_timeout" ${envs[@]+"${envs[@]}"} \
+			timeout -k 5 "$t_timeout" ${wrapper[@]+"${wrapper[@]}"} "${cmd[@]}") </dev/null >"$log" 2>&1; } 2>/dev/null
 		rc=$?
 	else
 		echo "run-tests.sh: $t is missing or not executable" >"$log"
@@ -216,7 +222,7 @@ for t in "${tests[@]}"; do
 	ran=$((pass + fail + skip))
 	why=
 	if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
-		why="timed out after ${timeout}s (exit $rc)"
+		why="timed out after ${t_timeout}s (exit $rc)"
 	elif [ "$ran" -eq 0 ]; then
 		case $rc in
 		0)		pass=1 ;;

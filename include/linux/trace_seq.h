@@ -17,7 +17,12 @@
 
 __USTRACE_BEGIN_DECLS
 
-#define TRACE_SEQ_BUFFER_SIZE	4096
+/*
+ * The kernel's size since Linux 6.7 (8192 less its struct's other
+ * members): the longest line an event prints, the text of a full
+ * trace_marker record (4054 bytes) with room to spare.
+ */
+#define TRACE_SEQ_BUFFER_SIZE	8156
 
 /**
  * struct trace_seq - a fixed buffer of text

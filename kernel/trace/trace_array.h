@@ -41,7 +41,7 @@ struct trace_array *trace_array_top(void);
  * mkdir instances/NAME: a new instance with a buffer of the default size
  * (1408 KiB per CPU), every event disabled, tracing on, clock "local".
  * Returns NULL with errno EEXIST, EINVAL (bad name: empty, "/" in it,
- * "." or "..") or ENOMEM.  The instance holds one reference for its
+ * "." or ".."), ENAMETOOLONG (over NAME_MAX, 255 bytes) or ENOMEM.  The instance holds one reference for its
  * directory.
  */
 struct trace_array *trace_array_create(const char *name);
@@ -143,7 +143,10 @@ extern const char *const trace_option_names[];
 
 /* 1, 0, or -EINVAL for a name not in trace_option_names. */
 int trace_array_get_option(struct trace_array *tr, const char *name);
-/* Return: 0 or -EINVAL. */
+/*
+ * Return: 0, or -EINVAL (no such option; a change of test_nop_refuse,
+ * which the nop tracer refuses).
+ */
 int trace_array_set_option(struct trace_array *tr, const char *name, int on);
 
 /* ------------------------------------------------------------------

@@ -16,6 +16,7 @@
  */
 #define __USTRACE_CORE
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -262,10 +263,12 @@ struct trace_buffer *trace_get_global_buffer(void)
 	return tr ? tr->buffer : NULL;
 }
 
-static bool valid_instance_name(const char *name)
+/* 0, -EINVAL, or -ENAMETOOLONG past NAME_MAX, as the kernel's VFS says. */
+static int check_instance_name(const char *name)
 {
-	return name && *name && !strchr(name, '/') && strcmp(name, ".") &&
-	       strcmp(name, "..") && strlen(name) < 256;
+	if (!name || !*name || strchr(name, '/') || !strcmp(name, ".") || !strcmp(name, ".."))
+		return -EINVAL;
+	return strlen(name) > NAME_MAX ? -ENAMETOOLONG : 0;
 }
 
 static struct trace_array *find_instance_locked(const char *name)
@@ -281,15 +284,16 @@ static struct trace_array *find_instance_locked(const char *name)
 /**
  * trace_array_create - a new instance (mkdir instances/NAME)
  *
- * Return: the instance, or NULL with errno EEXIST, EINVAL or ENOMEM.
+ * Return: the instance, or NULL with errno EEXIST, EINVAL, ENAMETOOLONG
+ * (more than NAME_MAX bytes) or ENOMEM.
  */
 struct trace_array *trace_array_create(const char *name)
 {
 	struct trace_array *tr = NULL, **arr;
-	int err = -EINVAL;
+	int err = check_instance_name(name);
 
-	if (!valid_instance_name(name)) {
-		errno = EINVAL;
+	if (err) {
+		errno = -err;
 		return NULL;
 	}
 	trace_event_lock();
@@ -741,7 +745,12 @@ long trace_array_buffer_size_kb(struct trace_array *tr, int cpu)
 /**
  * trace_array_resize_kb - write buffer_size_kb
  *
- * Return: 0, -EINVAL (0, too large, bad CPU), -ENOMEM, -EBUSY.
+ * A size the ring buffer cannot have (more than RB_MAX_PAGES - 1 pages
+ * of a CPU) is -ENOMEM, as the kernel says for a size it cannot
+ * allocate; one whose bytes overflow an unsigned long too (the kernel's
+ * arithmetic wraps round to a tiny buffer there).
+ *
+ * Return: 0, -EINVAL (0, bad CPU), -ENOMEM, -EBUSY.
  */
 int trace_array_resize_kb(struct trace_array *tr, unsigned long kb, int cpu)
 {
@@ -750,11 +759,15 @@ int trace_array_resize_kb(struct trace_array *tr, unsigned long kb, int cpu)
 	tr = tr_or_top(tr);
 	if (!tr)
 		return -ENOMEM;
-	if (!kb || kb > (1ul << 30) ||
-	    (cpu != RING_BUFFER_ALL_CPUS && (cpu < 0 || cpu >= tr->nr_cpus)))
+	if (!kb || (cpu != RING_BUFFER_ALL_CPUS && (cpu < 0 || cpu >= tr->nr_cpus)))
 		return -EINVAL;
+	if (kb > ULONG_MAX >> 10)
+		return -ENOMEM;
 	trace_event_lock();
 	err = ring_buffer_resize(tr->buffer, kb << 10, cpu);
+	/* The CPU is good: ring_buffer_resize() refuses the size. */
+	if (err == -EINVAL)
+		err = -ENOMEM;
 	if (!err)
 		for (c = 0; c < tr->nr_cpus; c++)
 			if (cpu == RING_BUFFER_ALL_CPUS || cpu == c)
@@ -856,6 +869,11 @@ int trace_array_set_option(struct trace_array *tr, const char *name, int on)
 		return -EINVAL;
 	bit = 1ul << i;
 	trace_event_lock();
+	/* The nop tracer's set_flag() refuses test_nop_refuse, for its tests. */
+	if (i == TRACE_OPT_TEST_NOP_REFUSE && !!(tr->options & bit) != !!on) {
+		trace_event_unlock();
+		return -EINVAL;
+	}
 	if (!!(tr->options & bit) != !!on) {
 		if (on)
 			__atomic_or_fetch(&tr->options, bit, __ATOMIC_RELAXED);

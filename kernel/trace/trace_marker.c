@@ -204,10 +204,12 @@ static void *marker_reserve(struct trace_array *tr, struct ring_buffer_event **e
 /**
  * trace_array_marker_write - a write to trace_marker
  *
- * Text longer than a record holds is cut, as the kernel cuts it; a
- * newline is added when the text does not end with one.
- * Return: @len; 0 for an empty write (nothing recorded); -EINVAL (the
- * markers option is off); -EBADF (not recorded: tracing off, full).
+ * Text longer than a record holds (4054 bytes) is cut, as the kernel
+ * cuts it, and the return says how much was kept; a newline is added
+ * when the text does not end with one.
+ * Return: @len, or the bytes kept; 0 for an empty write (nothing
+ * recorded); -EINVAL (the markers option is off); -EBADF (not recorded:
+ * tracing off, full).
  */
 ssize_t trace_array_marker_write(struct trace_array *tr, const char *buf, size_t len)
 {
@@ -234,7 +236,7 @@ ssize_t trace_array_marker_write(struct trace_array *tr, const char *buf, size_t
 	if (nl)
 		p[offsetof(struct print_entry, buf) + n] = '\n';
 	ring_buffer_unlock_commit(tr->buffer, event);
-	return (ssize_t)len;
+	return (ssize_t)n;
 }
 
 /**

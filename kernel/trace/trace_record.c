@@ -201,12 +201,6 @@ static char path_buf[PATH_MAX + 32];
 static char dir_buf[PATH_MAX + 32];
 static char link_buf[PATH_MAX + 64];
 
-/*
- * Defined by a program that hands USTRACE_* on to the programs it runs and
- * must not record itself: the ustrace command (ustrace record).
- */
-extern const char __ustrace_record_env_ignore __attribute__((__weak__)) __ustrace_visible;
-
 static void rec_warn(const char *fmt, ...) __attribute__((__format__(printf, 1, 2)));
 
 static void rec_warn(const char *fmt, ...)
@@ -1716,7 +1710,7 @@ static void trace_record_env_init(void)
 	char var[64];
 	int err;
 
-	if (&__ustrace_record_env_ignore)
+	if (ustrace_is_tool())
 		return;
 	/*
 	 * Recording writes a file where the environment says (or into the

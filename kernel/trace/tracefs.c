@@ -19,6 +19,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -563,11 +564,19 @@ static struct tfs_node *node_get(uint64_t ino)
 	return node;
 }
 
+/* The kernel's VFS refuses a name longer than NAME_MAX before tracefs sees it. */
+static int name_check(const char *name)
+{
+	return strlen(name) > NAME_MAX ? -ENAMETOOLONG : 0;
+}
+
 int tfs_lookup(uint64_t parent, const char *name, struct tfs_stat *st)
 {
 	struct tfs_node *dir, *kid;
-	int err = 0;
+	int err = name_check(name);
 
+	if (err)
+		return err;
 	pthread_mutex_lock(&tfs_tree_lock);
 	dir = node_get(parent);
 	if (!dir) {
@@ -664,8 +673,10 @@ int tfs_mkdir(uint64_t parent, const char *name, struct tfs_stat *st)
 	struct trace_array *tr;
 	struct tfs_inst *inst;
 	struct tfs_node *dir;
-	int err = 0;
+	int err = name_check(name);
 
+	if (err)
+		return err;
 	pthread_mutex_lock(&tfs_tree_lock);
 	dir = node_get(parent);
 	if (!dir) {
@@ -693,8 +704,10 @@ int tfs_mkdir(uint64_t parent, const char *name, struct tfs_stat *st)
 int tfs_rmdir(uint64_t parent, const char *name)
 {
 	struct tfs_node *dir, *kid = NULL;
-	int err = 0;
+	int err = name_check(name);
 
+	if (err)
+		return err;
 	pthread_mutex_lock(&tfs_tree_lock);
 	dir = node_get(parent);
 	if (dir && S_ISDIR(dir->mode))
@@ -876,22 +889,84 @@ ssize_t tfs_read(struct tfs_file *file, char *buf, size_t size, off_t off)
 	return ret;
 }
 
-ssize_t tfs_write(struct tfs_file *file, const char *buf, size_t size, off_t off)
+/* The write in progress ends (file->lock held). */
+static int write_end(struct tfs_file *file)
+{
+	const struct tfs_fops *fops = file->node->fops;
+	int err = 0;
+
+	if (file->wr_open && fops->write_end)
+		err = fops->write_end(file);
+	file->wr_open = false;
+	tfs_parser_clear(&file->parser);
+	return err;
+}
+
+/*
+ * A piece that continues the write in progress goes to @write_piece with
+ * what it kept, or, for a file the kernel reads no further into than its
+ * first piece holds, is taken whole and changes nothing.
+ */
+static ssize_t write_locked(struct tfs_file *file, const char *buf, size_t size, off_t off,
+			    unsigned int flags)
+{
+	const struct tfs_fops *fops = file->node->fops;
+	bool cont = file->wr_open && off == file->wr_next;
+	unsigned int piece = (cont ? TFS_PIECE_CONT : 0) |
+			     (flags & TFS_WRITE_MORE ? TFS_PIECE_MORE : 0);
+	ssize_t ret = 0;
+
+	if (file->wr_open && !cont)
+		ret = write_end(file);
+	if (ret < 0)
+		return ret;
+	if (fops->write_piece)
+		ret = fops->write_piece(file, buf, size, piece);
+	else if (cont)
+		ret = (ssize_t)size;
+	else
+		ret = fops->write(file, buf, size);
+	file->wr_open = ret == (ssize_t)size && (flags & TFS_WRITE_MORE);
+	file->wr_next = off + (off_t)size;
+	return ret;
+}
+
+ssize_t tfs_write(struct tfs_file *file, const char *buf, size_t size, off_t off,
+		  unsigned int flags)
 {
 	const struct tfs_fops *fops = file->node->fops;
 	ssize_t ret;
 
-	(void)off;
 	if (!want_write(file->flags))
 		return -EBADF;
-	if (!fops->write)
+	if (!fops->write && !fops->write_piece)
 		return -EINVAL;
 	pthread_mutex_lock(&file->lock);
-	ret = fops->write(file, buf, size);
+	ret = write_locked(file, buf, size, off, flags);
 	if (ret >= 0 && want_read(file->flags) && has_snapshot(fops))
 		file_show(file);
 	pthread_mutex_unlock(&file->lock);
 	return ret;
+}
+
+int tfs_flush(struct tfs_file *file)
+{
+	const struct tfs_fops *fops = file->node->fops;
+	int err = 0;
+
+	pthread_mutex_lock(&file->lock);
+	if (file->wr_open) {
+		err = write_end(file);
+		if (!err && want_read(file->flags) && has_snapshot(fops))
+			file_show(file);
+	}
+	pthread_mutex_unlock(&file->lock);
+	return err;
+}
+
+int tfs_wants_flush(const struct tfs_file *file)
+{
+	return want_write(file->flags) && file->node->fops->write_end;
 }
 
 int tfs_truncate(uint64_t ino)
@@ -924,6 +999,8 @@ void tfs_release(struct tfs_file *file)
 {
 	if (!file)
 		return;
+	if (file->wr_open)
+		write_end(file);
 	if (file->node->fops->release)
 		file->node->fops->release(file);
 	file_free(file);

@@ -32,6 +32,7 @@ struct tfs_stat {
 /* Build the tree (idempotent).  Return: 0 or -ENOMEM. */
 int tfs_init(void);
 
+/* Names longer than NAME_MAX (255 bytes) are -ENAMETOOLONG here and below. */
 int tfs_lookup(uint64_t parent, const char *name, struct tfs_stat *st);
 int tfs_getattr(uint64_t ino, struct tfs_stat *st);
 
@@ -79,11 +80,36 @@ int tfs_open(uint64_t ino, int flags, struct tfs_file **filep);
 ssize_t tfs_read(struct tfs_file *file, char *buf, size_t size, off_t off);
 
 /*
- * Write: the whole write is one command, as in the kernel.  A
- * zero-length write is a write (e.g. "> trace" with O_TRUNC and no data).
- * Return: @size, or -errno with nothing changed.
+ * Write at @off.  A write is one command, as in the kernel, and takes
+ * what the kernel's file takes: all of it, or less (set_event takes one
+ * word, trace_marker what a record holds, set_event_pid stops at a NUL).
+ * A zero-length write is a write (e.g. "> trace" with O_TRUNC and no data).
+ *
+ * A transport that delivers one write(2) in pieces (the kernel's FUSE
+ * client: at most max_write bytes each, in order, at consecutive offsets)
+ * passes TFS_WRITE_MORE with every piece that may have a successor: one
+ * of the largest size it sends.  A write at @off + @size after such a
+ * piece continues the same write(2): the word the piece ended in goes on
+ * (set_event, set_event_pid), or, in the files the kernel reads no further
+ * into than the first piece holds, it is taken and changes nothing.  The
+ * write ends with a piece without the flag, a write elsewhere,
+ * tfs_flush() or tfs_release().
+ *
+ * Return: the bytes taken, or -errno with nothing changed (a failing
+ * piece of set_event_pid undoes the pieces of its write before it).
  */
-ssize_t tfs_write(struct tfs_file *file, const char *buf, size_t size, off_t off);
+#define TFS_WRITE_MORE	1u
+ssize_t tfs_write(struct tfs_file *file, const char *buf, size_t size, off_t off,
+		  unsigned int flags);
+
+/*
+ * close(2) of a descriptor of the file: a write whose last piece had
+ * TFS_WRITE_MORE ends here, and what it kept (a word at its very end)
+ * is taken.  Return: 0, or the -errno of that word.
+ */
+int tfs_flush(struct tfs_file *file);
+/* Does close(2) of this file need tfs_flush() (a file that keeps a word)? */
+int tfs_wants_flush(const struct tfs_file *file);
 
 /*
  * truncate(2) / O_TRUNC on an open file: as the open flag.  -EACCES for

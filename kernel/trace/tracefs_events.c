@@ -38,11 +38,8 @@
 #include "trace_filter.h"
 #include "tracefs_internal.h"
 
-/* The kernel's longest word in a set_event write (EVENT_BUF_SIZE). */
-#define EVENT_WORD_MAX		127
 /* Filter and trigger writes of a page or more are refused, as the kernel's. */
 #define TFS_PAGE_SIZE		4096
-
 
 /* An instance and the text being made for it. */
 struct list_ctx {
@@ -766,25 +763,54 @@ static int set_event_word(struct trace_array *tr, char *word)
 }
 
 /*
- * The kernel takes one word per write(2) and returns its length, and a
- * writer loops over the rest: doing all words here ends the same way,
- * with the words before a bad one applied and the bad one refused.
+ * One word per write(2), as the kernel's: the white space before it, the
+ * word and the byte that ends it are taken, and the return says how many
+ * bytes that was; a writer (echo, cat) writes the rest again.  A word
+ * that a piece of the write ends in goes on in the next piece; after the
+ * word, the write's further pieces take nothing (0), so that the write
+ * returns what the kernel's does.
  */
-static ssize_t set_event_write(struct tfs_file *f, const char *buf, size_t size)
+static ssize_t set_event_write_piece(struct tfs_file *f, const char *buf, size_t size,
+				     unsigned int piece)
 {
-	char *alloc, *s, *word;
-	int err = 0;
+	struct tfs_parser *p = &f->parser;
+	ssize_t n;
+	int err;
 
+	if (!(piece & TFS_PIECE_CONT)) {
+		tfs_parser_clear(p);
+		p->done = false;
+	} else if (p->done) {
+		return 0;
+	}
 	if (!size)
 		return 0;
-	alloc = tfs_strndup(buf, size);
-	if (!alloc)
-		return -ENOMEM;
-	for (s = alloc; !err && (word = tfs_next_word(&s, EVENT_WORD_MAX, &err));)
-		if (!err)
-			err = set_event_word(f->inst->tr, word);
-	free(alloc);
-	return err ? err : (ssize_t)size;
+	n = tfs_parser_get(p, buf, size);
+	if (n < 0)
+		return n;
+	/* White space to the end, or a word that goes on: the next piece. */
+	if ((piece & TFS_PIECE_MORE) && (size_t)n == size && buf[n - 1] &&
+	    (p->cont || !tfs_parser_loaded(p)))
+		return n;
+	p->done = true;
+	if (!tfs_parser_loaded(p))
+		return n;
+	err = set_event_word(f->inst->tr, p->buffer);
+	tfs_parser_clear(p);
+	return err ? err : n;
+}
+
+/* The write's last piece ended in the middle of a word: that is the word. */
+static int set_event_write_end(struct tfs_file *f)
+{
+	struct tfs_parser *p = &f->parser;
+	int err = 0;
+
+	if (!p->done && tfs_parser_loaded(p))
+		err = set_event_word(f->inst->tr, p->buffer);
+	tfs_parser_clear(p);
+	p->done = true;
+	return err;
 }
 
 /* O_TRUNC: every event of the instance off ("echo x > set_event"). */
@@ -796,6 +822,7 @@ static void set_event_trunc(struct tfs_node *node)
 const struct tfs_fops tfs_fops_set_event = {
 	.mode	= 0640,
 	.show	= set_event_show,
-	.write	= set_event_write,
+	.write_piece = set_event_write_piece,
+	.write_end = set_event_write_end,
 	.trunc	= set_event_trunc,
 };

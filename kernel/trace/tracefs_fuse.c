@@ -28,10 +28,14 @@
  * send INTERRUPT; its read is answered with EINTR at once.
  *
  * Processes.  fusermount3 (setuid root) mounts and hands the /dev/fuse
- * descriptor back over a socket; it is started detached (below), so that
- * the program never gets its SIGCHLD nor sees it in wait().  The mount
- * must go when the program ends however it ends (exit, crash, SIGKILL,
- * exec): a watchdog process, sharing our memory but holding none of our
+ * descriptor back over a socket; it runs under a middle process of ours
+ * (below), so that the program never gets a SIGCHLD of either nor sees
+ * them in wait(), nor adopts fusermount3 as a subreaper.  A mount is
+ * claimed first (tfs_claim()): of servers started at once on one
+ * directory, one mounts and the others find it served.  The mount must
+ * go when the program ends however it ends (exit, crash, SIGKILL, exec,
+ * its whole process group or session killed): a watchdog process in a
+ * session of its own, sharing our memory but holding none of our
  * descriptors but one pipe, waits for that pipe to close and then
  * lazily unmounts the path while it finds a dead FUSE mount there.
  * (fusermount3's own auto_unmount does that only when open() of the
@@ -55,6 +59,8 @@
 
 #include <ustrace/tracefs.h>
 
+#include "../internal.h"
+
 #ifdef USTRACE_HAVE_LIBFUSE3
 
 #define FUSE_USE_VERSION 314
@@ -68,7 +74,9 @@
 #include <sched.h>
 #include <signal.h>
 #include <stdbool.h>
+#include <linux/futex.h>
 #include <sys/eventfd.h>
+#include <sys/file.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
@@ -252,45 +260,107 @@ TFS_CHILD static int tfs_exec_child(void *arg)
 }
 
 /*
- * Start the program and leave at once: init (or a subreaper) adopts it.
- * The exit status says whether it could be started.
+ * A program we run, through a middle process of ours: the middle is our
+ * child without exit signal (reaped with __WCLONE: the program never
+ * gets its SIGCHLD nor sees it in wait()); it starts the program as its
+ * own child (whose exit signal execve() makes SIGCHLD, so it cannot be
+ * ours), waits for it and ends with its status.  No orphan is left
+ * meanwhile for a subreaper (the program may be one) to adopt.
+ *
+ *	block:	[ctl | ... middle's stack ^][... exec'ing child's stack ^]
  */
-TFS_CHILD static int tfs_detach_child(void *arg)
-{
-	struct tfs_exec *ex = arg;
-	long pid = __clone(tfs_exec_child, ex->stack, CLONE_VM | CLONE_VFORK | SIGCHLD, ex);
+struct tfs_spawn_ctl {
+	struct tfs_exec	*ex;
+	int		started;	/* the program is exec'd (or failed to be) */
+};
 
-	tfs_sys(SYS_exit, pid < 0, 0, 0, 0);
+struct tfs_child {
+	pid_t	pid;		/* the middle process, or -1 */
+	char	*block;		/* its stacks, mapped until it is reaped */
+};
+
+TFS_CHILD static int tfs_middle(void *arg)
+{
+	struct tfs_spawn_ctl *ctl = arg;
+	struct tfs_exec *ex = ctl->ex;
+	int status = 127 << 8;
+	long pid;
+
+	pid = __clone(tfs_exec_child, ex->stack, CLONE_VM | CLONE_VFORK | SIGCHLD, ex);
+	/* Exec'd or gone: nothing of @ex is read any more. */
+	__atomic_store_n(&ctl->started, 1, __ATOMIC_RELEASE);
+	tfs_sys(SYS_futex, (long)&ctl->started, FUTEX_WAKE, 1, 0);
+	/*
+	 * The program's descriptors, copied at clone: it may live as long as
+	 * the mount (auto_unmount), and must keep none of them open.
+	 */
+	if (tfs_sys(SYS_close_range, 0, ~0u, 0, 0) == -ENOSYS)
+		for (int i = 0; i < 65536; i++)
+			tfs_sys(SYS_close, i, 0, 0, 0);
+	while (pid > 0 && tfs_sys(SYS_wait4, pid, (long)&status, 0, 0) == -EINTR)
+		;
+	tfs_sys(SYS_exit, pid > 0 && WIFEXITED(status) ? WEXITSTATUS(status) : 127, 0, 0, 0);
+	return 0;
+}
+
+/* Start @ex; return once it is exec'd.  Return: 0 or -errno. */
+static int tfs_spawn(struct tfs_exec *ex, struct tfs_child *c)
+{
+	struct timespec tick = { .tv_nsec = 10 * 1000 * 1000 };
+	struct tfs_spawn_ctl *ctl;
+	char *block;
+	int err;
+
+	c->pid = -1;
+	c->block = NULL;
+	block = mmap(NULL, 2 * TFS_STACK_SIZE, PROT_READ | PROT_WRITE,
+		     MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+	if (block == MAP_FAILED)
+		return -errno;
+	ctl = (struct tfs_spawn_ctl *)block;
+	ctl->ex = ex;
+	ex->stack = block + 2 * TFS_STACK_SIZE;
+	c->pid = __clone(tfs_middle, block + TFS_STACK_SIZE, CLONE_VM, ctl);
+	if (c->pid < 0) {
+		err = -errno;
+		munmap(block, 2 * TFS_STACK_SIZE);
+		return err;
+	}
+	c->block = block;
+	while (!__atomic_load_n(&ctl->started, __ATOMIC_ACQUIRE))
+		syscall(SYS_futex, &ctl->started, FUTEX_WAIT, 0, &tick);
 	return 0;
 }
 
 /*
- * Run a program that is not our child: a child without exit signal
- * (reaped with __WCLONE, never seen by the program's wait()) starts it
- * and exits, so that no SIGCHLD of its reaches the program either.  With
- * CLONE_VFORK we wait until the program is exec'd.
- * Return: 0 or -errno (a failed exec shows as the program's silence).
+ * Reap a child without exit signal, waiting at most @ms milliseconds.
+ * Return: true when it is gone.
  */
-static int tfs_start_detached(struct tfs_exec *ex)
+static bool tfs_reap(pid_t pid, int ms)
 {
-	char *stacks;
-	int status = 0, err = 0;
-	pid_t pid;
+	int status;
 
-	stacks = mmap(NULL, 2 * TFS_STACK_SIZE, PROT_READ | PROT_WRITE,
-		      MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
-	if (stacks == MAP_FAILED)
-		return -errno;
-	ex->stack = stacks + 2 * TFS_STACK_SIZE;
-	pid = __clone(tfs_detach_child, stacks + TFS_STACK_SIZE, CLONE_VM | CLONE_VFORK, ex);
-	if (pid < 0)
-		err = -errno;
-	while (pid > 0 && waitpid(pid, &status, __WCLONE) < 0 && errno == EINTR)
-		;
-	if (pid > 0 && WIFEXITED(status) && WEXITSTATUS(status))
-		err = -EAGAIN;
-	munmap(stacks, 2 * TFS_STACK_SIZE);
-	return err;
+	for (;;) {
+		pid_t r = waitpid(pid, &status, __WCLONE | WNOHANG);
+
+		if (r == pid || (r < 0 && errno == ECHILD))
+			return true;
+		if (r < 0 && errno != EINTR)
+			return false;
+		if (r == 0 && ms-- <= 0)
+			return false;
+		if (r == 0)
+			nanosleep(&(struct timespec){ .tv_nsec = 1000 * 1000 }, NULL);
+	}
+}
+
+/* Reap what tfs_spawn() started; its stacks stay while it runs on. */
+static void tfs_child_reap(struct tfs_child *c, int ms)
+{
+	if (c->pid > 0 && tfs_reap(c->pid, ms))
+		munmap(c->block, 2 * TFS_STACK_SIZE);
+	c->pid = -1;
+	c->block = NULL;
 }
 
 /* Wait at most @ms for @fd to be readable (or at its end). */
@@ -322,6 +392,7 @@ struct tfs_watchdog {
 	char		*envp[2];
 	struct tfs_exec	ex;
 	char		path[PATH_MAX];
+	char		claim[PATH_MAX];	/* the directory tfs_claim() locks */
 	char		fusermount[PATH_MAX];
 };
 
@@ -346,10 +417,16 @@ TFS_CHILD static int tfs_watchdog_main(void *arg)
 	struct timespec tick = { .tv_nsec = 20 * 1000 * 1000 };
 	struct stat st;
 	int i, tries = 0;
+	long r, lock;
 	char byte;
-	long r;
 
 	tfs_sys(SYS_prctl, PR_SET_NAME, (long)"ustrace-tfs-wd", 0, 0);
+	/*
+	 * A session and process group of its own: what kills the program's
+	 * group (timeout -s KILL, kill -9 -PGID, a terminal's hangup) leaves
+	 * it to unmount.
+	 */
+	tfs_sys(SYS_setsid, 0, 0, 0, 0);
 	/*
 	 * The program's descriptors, copied at clone: holding them would
 	 * keep its pipes and sockets open.
@@ -368,6 +445,22 @@ TFS_CHILD static int tfs_watchdog_main(void *arg)
 		r = tfs_sys(SYS_read, wd->life_fd, (long)&byte, 1, 0);
 	while (r > 0 || r == -EINTR);
 
+	/* Unmounted by us (the usual end), or served by another: nothing to do. */
+	r = tfs_sys(SYS_newfstatat, AT_FDCWD, (long)wd->path, (long)&st, 0);
+	if (r != -ENOTCONN && r != -ECONNABORTED && r != -EINTR && r != -EAGAIN)
+		tfs_sys(SYS_exit, 0, 0, 0, 0);
+	/*
+	 * Take the claim on the path (tfs_claim()) before we clear it: a new
+	 * server that clears our dead mount and mounts meanwhile must not
+	 * have its mount taken for ours.  Up to 10 s, then without.
+	 */
+	lock = tfs_sys(SYS_openat, AT_FDCWD, (long)wd->claim, O_RDONLY | O_DIRECTORY | O_CLOEXEC, 0);
+	for (i = 0; lock >= 0 && i < 500; i++) {
+		if (tfs_sys(SYS_flock, lock, LOCK_EX | LOCK_NB, 0, 0) != -EWOULDBLOCK)
+			break;
+		tfs_sys(SYS_nanosleep, (long)&tick, 0, 0, 0);
+	}
+
 	/* About 10 s, and a few unmounts (a stacked dead mount needs two). */
 	for (i = 0; i < 500 && tries < 4; i++) {
 		r = tfs_sys(SYS_newfstatat, AT_FDCWD, (long)wd->path, (long)&st, 0);
@@ -385,25 +478,24 @@ TFS_CHILD static int tfs_watchdog_main(void *arg)
 }
 
 /*
- * Reap a child without exit signal, waiting at most @ms milliseconds.
- * Return: true when it is gone.
+ * The directory whose lock claims @path: @path's parent, its symbolic
+ * links resolved, so that two names of one directory take one lock.
  */
-static bool tfs_reap(pid_t pid, int ms)
+static int tfs_claim_dir(const char *path, char *out)
 {
-	int status;
+	char dir[PATH_MAX], *slash;
 
-	for (;;) {
-		pid_t r = waitpid(pid, &status, __WCLONE | WNOHANG);
-
-		if (r == pid || (r < 0 && errno == ECHILD))
-			return true;
-		if (r < 0 && errno != EINTR)
-			return false;
-		if (r == 0 && ms-- <= 0)
-			return false;
-		if (r == 0)
-			nanosleep(&(struct timespec){ .tv_nsec = 1000 * 1000 }, NULL);
-	}
+	if (strlen(path) >= sizeof(dir))
+		return -ENAMETOOLONG;
+	strcpy(dir, path);
+	slash = strrchr(dir, '/');
+	if (!slash)
+		return -EINVAL;
+	if (slash == dir)
+		slash[1] = '\0';
+	else
+		*slash = '\0';
+	return realpath(dir, out) ? 0 : -errno;
 }
 
 /* The setuid fusermount3, or NULL. */
@@ -458,8 +550,8 @@ enum {
 	TFS_FD_COMM_PEER,	/* ... and its */
 	TFS_FD_ERR,		/* fusermount3's stderr, our end ... */
 	TFS_FD_ERR_PEER,	/* ... and its */
-	TFS_FD_DONE,		/* end of file when a fusermount3 ended ... */
-	TFS_FD_DONE_PEER,	/* ... which holds this */
+	TFS_FD_WD,		/* the watchdog's end of the life pipe, until it has its own */
+	TFS_FD_CLAIM,		/* the locked directory, while we mount (tfs_claim()) */
 	TFS_NR_FDS,
 };
 
@@ -502,6 +594,7 @@ struct tfs_server {
 	gid_t			gid;
 	struct timespec		time;
 	bool			report;		/* nobody waits: print failures */
+	size_t			piece_max;	/* see tfs_op_write(); set by init */
 
 	/* Under tfs_ctl_lock; tfs_ctl_cond tells the state changed. */
 	int			fds[TFS_NR_FDS];
@@ -515,6 +608,7 @@ struct tfs_server {
 	bool			mounted;
 	struct tfs_watchdog	*wd;
 	pid_t			wd_pid;
+	struct tfs_child	fm;		/* fusermount3 -o auto_unmount, while it stays */
 	pthread_t		thread;
 	pthread_t		workers[TFS_WORKERS];
 	int			nr_workers;
@@ -593,6 +687,7 @@ static struct tfs_server *tfs_server_new(const char *path, const struct tfs_moun
 	for (i = 0; i < TFS_NR_FDS; i++)
 		srv->fds[i] = -1;
 	srv->wd_pid = -1;
+	srv->fm.pid = -1;
 	srv->state = TFS_STARTING;
 	pthread_mutex_init(&srv->lock, NULL);
 	pthread_condattr_init(&attr);
@@ -665,12 +760,40 @@ static void tfs_reply_entry(fuse_req_t req, const struct tfs_stat *ts)
 	fuse_reply_entry(req, &e);
 }
 
+/*
+ * The largest piece the kernel cuts a write(2) into: max_write, or
+ * max_pages pages (its fs.fuse.max_pages_limit, 256 by default).
+ */
+static size_t tfs_piece_max(const struct fuse_conn_info *conn)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE), max = conn->max_write;
+	unsigned long pages = 0;
+	FILE *f = fopen("/proc/sys/fs/fuse/max_pages_limit", "re");
+
+	if (f) {
+		if (fscanf(f, "%lu", &pages) != 1)
+			pages = 0;
+		fclose(f);
+	}
+	if (pages && pages * page < max)
+		max = pages * page;
+	return max;
+}
+
 static void tfs_op_init(void *userdata, struct fuse_conn_info *conn)
 {
-	(void)userdata;
+	struct tfs_server *srv = userdata;
+
 	/* Every reply is built in memory; nothing goes through the page cache. */
 	conn->want &= ~(FUSE_CAP_SPLICE_READ | FUSE_CAP_SPLICE_WRITE |
 			FUSE_CAP_SPLICE_MOVE | FUSE_CAP_WRITEBACK_CACHE);
+	/*
+	 * The pieces of one write(2) come one at a time, in order (an AIO
+	 * write's too): tfs_write() continues a write only at the offset
+	 * where its last piece ended.
+	 */
+	conn->want &= ~FUSE_CAP_ASYNC_DIO;
+	__atomic_store_n(&srv->piece_max, tfs_piece_max(conn), __ATOMIC_RELAXED);
 	/* O_TRUNC reaches tfs_open() with the open, as the kernel's flag. */
 	if (conn->capable & FUSE_CAP_ATOMIC_O_TRUNC)
 		conn->want |= FUSE_CAP_ATOMIC_O_TRUNC;
@@ -896,6 +1019,8 @@ static void tfs_op_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *f
 	fi->fh = (uintptr_t)h;
 	fi->direct_io = 1;
 	fi->keep_cache = 0;
+	/* A request less at each close, but where a write may wait for it. */
+	fi->noflush = !tfs_wants_flush(h->file);
 	/* The opener was interrupted and the kernel dropped the reply. */
 	if (fuse_reply_open(req, fi))
 		tfs_handle_release(srv, h);
@@ -1000,16 +1125,35 @@ static void tfs_op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 	free(buf);
 }
 
+/*
+ * The kernel cuts a write(2) of more than the largest piece into pieces
+ * (each a request) of at most that size: the first one shorter by the
+ * offset of the writer's buffer in its page, the ones after it whole.  A
+ * piece that big may have a successor; a smaller one ends its write.
+ * (A writev() of many small buffers gives smaller pieces: each buffer
+ * takes a page of the request's.  Those are taken as separate writes.)
+ */
 static void tfs_op_write(fuse_req_t req, fuse_ino_t ino, const char *buf, size_t size,
 			 off_t off, struct fuse_file_info *fi)
 {
-	ssize_t n = tfs_write(tfs_file_of(fi), buf, size, off);
+	struct tfs_server *srv = fuse_req_userdata(req);
+	size_t max = __atomic_load_n(&srv->piece_max, __ATOMIC_RELAXED);
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	unsigned int flags = max && size + page > max ? TFS_WRITE_MORE : 0;
+	ssize_t n = tfs_write(tfs_file_of(fi), buf, size, off, flags);
 
 	(void)ino;
 	if (n < 0)
 		fuse_reply_err(req, -n);
 	else
 		fuse_reply_write(req, n);
+}
+
+/* Each close(2): a write the file still waits on the end of ends. */
+static void tfs_op_flush(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
+{
+	(void)ino;
+	fuse_reply_err(req, -tfs_flush(tfs_file_of(fi)));
 }
 
 /*
@@ -1085,6 +1229,7 @@ static const struct fuse_lowlevel_ops tfs_ops = {
 	.open		= tfs_op_open,
 	.read		= tfs_op_read,
 	.write		= tfs_op_write,
+	.flush		= tfs_op_flush,
 	.poll		= tfs_op_poll,
 	.release	= tfs_op_release,
 };
@@ -1204,23 +1349,16 @@ static void *tfs_worker(void *arg)
  * Mount and unmount
  */
 
-/* Run fusermount3 -u -z on the path, detached; wait until it is done. */
+/* Run fusermount3 -u -z on the path; wait until it is done. */
 static void tfs_fusermount_unmount(struct tfs_server *srv)
 {
 	char *argv[] = { "fusermount3", "-u", "-z", "-q", "--", srv->path, NULL };
 	char *envp[] = { TFS_PATH_ENV, NULL };
 	struct tfs_exec ex = { srv->fusermount, argv, envp, { -1, -1 }, -1, NULL };
+	struct tfs_child c;
 
-	if (tfs_fd_pipe(srv, TFS_FD_DONE, TFS_FD_DONE_PEER, 0))
-		return;
-	/* It holds the peer until it exits: end of file then. */
-	ex.keep_fd[0] = srv->fds[TFS_FD_DONE_PEER];
-	if (tfs_start_detached(&ex) == 0) {
-		tfs_fd_close(srv, TFS_FD_DONE_PEER);
-		tfs_wait_readable(srv->fds[TFS_FD_DONE], TFS_UNMOUNT_WAIT_MS);
-	}
-	tfs_fd_close(srv, TFS_FD_DONE_PEER);
-	tfs_fd_close(srv, TFS_FD_DONE);
+	if (!tfs_spawn(&ex, &c))
+		tfs_child_reap(&c, TFS_UNMOUNT_WAIT_MS);
 }
 
 static void tfs_unmount_path(struct tfs_server *srv)
@@ -1231,21 +1369,87 @@ static void tfs_unmount_path(struct tfs_server *srv)
 		tfs_fusermount_unmount(srv);
 }
 
-/* Is the topmost mount at the path ours (our fsname)? */
-static bool tfs_mounted_here(const struct tfs_server *srv)
+/*
+ * The source ("ustrace:PID" for a ustrace tracefs) of the topmost mount
+ * at the path into @src.  Return: whether something is mounted there.
+ */
+static bool tfs_mount_source(const struct tfs_server *srv, char *src, size_t size)
 {
 	struct mntent ent;
 	char buf[4096];
-	bool ours = false;
+	bool found = false;
 	FILE *f = setmntent("/proc/self/mounts", "re");
 
 	if (!f)
 		return false;
-	while (getmntent_r(f, &ent, buf, sizeof(buf)))
-		if (!strcmp(ent.mnt_dir, srv->path))
-			ours = !strcmp(ent.mnt_fsname, srv->fsname);
+	while (getmntent_r(f, &ent, buf, sizeof(buf))) {
+		if (strcmp(ent.mnt_dir, srv->path))
+			continue;
+		snprintf(src, size, "%s", ent.mnt_fsname);
+		found = true;
+	}
 	endmntent(f);
-	return ours;
+	return found;
+}
+
+/* Is the topmost mount at the path ours (our fsname)? */
+static bool tfs_mounted_here(const struct tfs_server *srv)
+{
+	char src[256];
+
+	return tfs_mount_source(srv, src, sizeof(src)) && !strcmp(src, srv->fsname);
+}
+
+/* Why the mount failed, for a program that did not ask (USTRACE_TRACEFS). */
+static void tfs_report_error(const struct tfs_server *srv, int err)
+{
+	char src[256];
+	int pid;
+
+	if (err == -EBUSY && tfs_mount_source(srv, src, sizeof(src)) &&
+	    sscanf(src, "ustrace:%d", &pid) == 1)
+		fprintf(stderr, "ustrace: tracefs at %s: %s: process %d serves its tracefs there; "
+			"running without\n", srv->path, strerror(-err), pid);
+	else
+		fprintf(stderr, "ustrace: tracefs at %s: %s\n", srv->path, strerror(-err));
+}
+
+/*
+ * Claim the path before looking at it and mounting: servers that start
+ * at once on one directory (a shell loop, a test suite, a service
+ * restarted while its old process still goes) would each find it free
+ * and stack their mounts.  The claim is an flock() on the parent
+ * directory (the path itself may be a dead mount, which cannot be
+ * opened), held while we clear a dead mount, check and mount, and
+ * taken by the watchdog before it clears ours; a server that finds
+ * the path served then fails with EBUSY.  A parent we cannot open or
+ * lock (no read permission, a file system without flock) leaves us
+ * without the claim.
+ * Return: 0, or -ETIMEDOUT after TFS_MOUNT_WAIT_MS.
+ */
+static int tfs_claim(struct tfs_server *srv)
+{
+	char dir[PATH_MAX];
+	int fd, i;
+
+	if (tfs_claim_dir(srv->path, dir))
+		return 0;
+	pthread_mutex_lock(&tfs_ctl_lock);
+	fd = srv->fds[TFS_FD_CLAIM] = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	pthread_mutex_unlock(&tfs_ctl_lock);
+	if (fd < 0)
+		return 0;
+	for (i = 0; i < TFS_MOUNT_WAIT_MS / 10; i++) {
+		if (!flock(fd, LOCK_EX | LOCK_NB))
+			return 0;
+		if (errno != EWOULDBLOCK && errno != EINTR)
+			break;
+		nanosleep(&(struct timespec){ .tv_nsec = 10 * 1000 * 1000 }, NULL);
+	}
+	if (i < TFS_MOUNT_WAIT_MS / 10)
+		return 0;
+	tfs_fd_close(srv, TFS_FD_CLAIM);
+	return -ETIMEDOUT;
 }
 
 /*
@@ -1295,6 +1499,8 @@ static int tfs_watchdog_start(struct tfs_server *srv)
 	wd = (struct tfs_watchdog *)block;
 	strcpy(wd->path, srv->path);
 	strcpy(wd->fusermount, srv->fusermount);
+	if (tfs_claim_dir(srv->path, wd->claim))
+		wd->claim[0] = '\0';
 	wd->root = geteuid() == 0;
 	memcpy(wd->argv, (char *[]){ "fusermount3", "-u", "-z", "-q", "--", wd->path, NULL },
 	       sizeof(wd->argv));
@@ -1303,16 +1509,16 @@ static int tfs_watchdog_start(struct tfs_server *srv)
 	wd->ex = (struct tfs_exec){ wd->fusermount, wd->argv, wd->envp, { -1, -1 }, -1,
 				    block + off + 2 * TFS_STACK_SIZE };
 
-	err = tfs_fd_pipe(srv, TFS_FD_DONE, TFS_FD_LIFE, 0);
+	err = tfs_fd_pipe(srv, TFS_FD_WD, TFS_FD_LIFE, 0);
 	if (err) {
 		munmap(block, TFS_WD_SIZE);
 		return err;
 	}
 	/* It takes its own copy of the read end (and closes the rest). */
-	wd->life_fd = srv->fds[TFS_FD_DONE];
+	wd->life_fd = srv->fds[TFS_FD_WD];
 	srv->wd_pid = __clone(tfs_watchdog_main, block + off + TFS_STACK_SIZE, CLONE_VM, wd);
 	err = srv->wd_pid < 0 ? -errno : 0;
-	tfs_fd_close(srv, TFS_FD_DONE);
+	tfs_fd_close(srv, TFS_FD_WD);
 	if (err) {
 		tfs_fd_close(srv, TFS_FD_LIFE);
 		munmap(block, TFS_WD_SIZE);
@@ -1382,6 +1588,7 @@ static int tfs_fusermount(struct tfs_server *srv)
 	char *argv[] = { "fusermount3", "-o", srv->mount_opts, "--", srv->path, NULL };
 	char fdenv[32], *envp[] = { fdenv, TFS_PATH_ENV, NULL };
 	struct tfs_exec ex = { srv->fusermount, argv, envp, { -1, -1 }, -1, NULL };
+	struct tfs_child c = { .pid = -1 };
 	char *opts = NULL;
 	int sv[2], fd;
 
@@ -1405,7 +1612,7 @@ static int tfs_fusermount(struct tfs_server *srv)
 	snprintf(fdenv, sizeof(fdenv), "_FUSE_COMMFD=%d", srv->fds[TFS_FD_COMM_PEER]);
 	ex.keep_fd[0] = srv->fds[TFS_FD_COMM_PEER];
 	ex.err_fd = srv->fds[TFS_FD_ERR_PEER];
-	fd = tfs_start_detached(&ex);
+	fd = tfs_spawn(&ex, &c);
 	tfs_fd_close(srv, TFS_FD_COMM_PEER);
 	tfs_fd_close(srv, TFS_FD_ERR_PEER);
 	if (fd)
@@ -1429,8 +1636,13 @@ static int tfs_fusermount(struct tfs_server *srv)
 	}
 out:
 	tfs_fd_close(srv, TFS_FD_ERR);
-	if (srv->wd || fd)
+	/* It ends once mounted, or when its socket closes (auto_unmount). */
+	if (srv->wd || fd) {
 		tfs_fd_close(srv, TFS_FD_COMM);
+		tfs_child_reap(&c, TFS_UNMOUNT_WAIT_MS);
+	} else {
+		srv->fm = c;
+	}
 	free(opts);
 	return fd;
 }
@@ -1489,6 +1701,7 @@ static void tfs_server_shutdown(struct tfs_server *srv)
 	tfs_fd_close(srv, TFS_FD_STOP);
 	/* auto_unmount's fusermount3 finds the path unmounted already. */
 	tfs_fd_close(srv, TFS_FD_COMM);
+	tfs_child_reap(&srv->fm, TFS_UNMOUNT_WAIT_MS);
 	tfs_watchdog_stop(srv);
 }
 
@@ -1501,16 +1714,19 @@ static int tfs_server_mount(struct tfs_server *srv)
 
 	err = tfs_init();
 	if (!err)
+		err = tfs_claim(srv);
+	if (!err)
 		err = tfs_check_mountpoint(srv);
-	if (err)
-		return err;
 	/*
 	 * Without it, fusermount3's auto_unmount is the best there is.
 	 * Valgrind ends a program that clones a process sharing its memory.
 	 */
-	if (!RUNNING_ON_VALGRIND)
+	if (!err && !RUNNING_ON_VALGRIND)
 		tfs_watchdog_start(srv);
-	err = tfs_fusermount(srv);
+	if (!err)
+		err = tfs_fusermount(srv);
+	/* Mounted (another server now finds it served), or not at all. */
+	tfs_fd_close(srv, TFS_FD_CLAIM);
 	if (err)
 		return err;
 
@@ -1564,8 +1780,7 @@ static void *tfs_server_main(void *arg)
 	if (err) {
 		tfs_server_shutdown(srv);
 		if (srv->report)
-			fprintf(stderr, "ustrace: tracefs at %s: %s\n", srv->path,
-				strerror(-err));
+			tfs_report_error(srv, err);
 		tfs_set_state(srv, TFS_ENDED, err);
 		return NULL;
 	}
@@ -1673,12 +1888,14 @@ static int tfs_fuse_start(const char *path, const char *options, bool wait)
  * Mounts with fusermount3 and starts the server threads; returns once the
  * mount exists (or failed).  See ustrace_tracefs_mount(3).
  *
- * Context: any thread; waits for fusermount3, never for a request.
+ * Context: any thread; waits for fusermount3 (and for another server's
+ * claim on @path, see tfs_claim()), never for a request.
  * Return: 0, -EINVAL (no path, bad option), -EPERM (allow_other not
  * permitted), -ENODEV (no /dev/fuse), -ENOSYS (no fusermount3, or built
  * without libfuse3), -EBUSY (this process already serves a tracefs, or a
- * live FUSE mount is at @path), -ENOENT, -ENOTDIR, -EACCES (@path), -EIO
- * (fusermount3 failed: its message is on stderr), -ENOMEM.
+ * live FUSE mount is at @path), -ETIMEDOUT (another server held the claim
+ * on @path for TFS_MOUNT_WAIT_MS), -ENOENT, -ENOTDIR, -EACCES (@path),
+ * -EIO (fusermount3 failed: its message is on stderr), -ENOMEM.
  */
 int ustrace_tracefs_mount(const char *path, const char *options)
 {
@@ -1762,7 +1979,11 @@ static const struct ustrace_fork_ops tfs_fuse_fork_ops = {
 	.child		= tfs_atfork_child,
 };
 
-/* Embedded mode: USTRACE_TRACEFS=/dir mounts at startup, in the background. */
+/*
+ * Embedded mode: USTRACE_TRACEFS=/dir mounts at startup, in the
+ * background; not in a tool (USTRACE_TOOL), for which the variable names
+ * its programs' mount.
+ */
 __attribute__((constructor))
 static void tfs_fuse_startup(void)
 {
@@ -1770,7 +1991,7 @@ static void tfs_fuse_startup(void)
 	int err;
 
 	ustrace_fork_register(USTRACE_FORK_TRACEFS_FUSE, &tfs_fuse_fork_ops);
-	if (!path || !*path)
+	if (!path || !*path || ustrace_is_tool())
 		return;
 	err = tfs_fuse_start(path, ustrace_getenv("USTRACE_TRACEFS_OPTS"), false);
 	if (err)
@@ -1820,7 +2041,7 @@ static void tfs_fuse_startup(void)
 {
 	const char *path = ustrace_getenv_path("USTRACE_TRACEFS");
 
-	if (path && *path)
+	if (path && *path && !ustrace_is_tool())
 		fprintf(stderr, "ustrace: tracefs at %s: %s\n", path, strerror(ENOSYS));
 }
 

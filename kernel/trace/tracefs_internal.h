@@ -67,6 +67,8 @@ void tfs_buf_free(struct tfs_buf *b);
 
 /* kstrtoul_from_user(): digits, an optional '+', one optional '\n'. */
 int tfs_kstrtoul(const char *buf, size_t size, unsigned int base, unsigned long *val);
+/* kstrtoul() of a whole NUL-terminated string (a word: no length limit). */
+int tfs_kstrtoul_str(const char *s, unsigned int base, unsigned long *val);
 /* The first @size bytes as a string, cut at a NUL; free() it.  NULL: ENOMEM. */
 char *tfs_strndup(const char *buf, size_t size);
 /* strstrip(): white space off both ends, in place. */
@@ -77,6 +79,48 @@ char *tfs_strstrip(char *s);
  * the kernel's parser takes (longer: *@err = -EINVAL).
  */
 char *tfs_next_word(char **s, size_t max, int *err);
+/* The kernel's isspace(): ASCII white space and 0xa0 (Latin-1 NBSP). */
+bool tfs_isspace(char c);
+
+/* The longest word the kernel's word parsers take (EVENT_BUF_SIZE, PID_BUF_SIZE). */
+#define TFS_WORD_MAX	127
+
+/**
+ * struct tfs_parser - the kernel's trace_parser: the words of a write,
+ *	read one call at a time, where a word may go on in the next piece
+ *	of the same write
+ * @buffer: the word, NUL-terminated
+ * @idx:    its length; 0 when the last call found white space only
+ * @cont:   the input ended inside the word: the next call goes on with it
+ * @done:   for the caller: this write took what it takes, the rest of
+ *	    its pieces change nothing
+ */
+struct tfs_parser {
+	char		buffer[TFS_WORD_MAX + 1];
+	unsigned int	idx;
+	bool		cont;
+	bool		done;
+};
+
+static inline void tfs_parser_clear(struct tfs_parser *p)
+{
+	p->idx = 0;
+	p->cont = false;
+}
+
+static inline bool tfs_parser_loaded(const struct tfs_parser *p)
+{
+	return p->idx != 0;
+}
+
+/*
+ * trace_get_user(): skip white space (unless a word goes on), take the
+ * next word up to white space or a NUL, and that one byte.  Return: the
+ * bytes consumed (a NUL or white space alone leave nothing loaded), or
+ * -EINVAL for a word longer than TFS_WORD_MAX (the parser is cleared).
+ */
+ssize_t tfs_parser_get(struct tfs_parser *p, const char *buf, size_t cnt);
+
 /* bitmap_parse() of a tracing_cpumask write into @mask of @nbits bits. */
 int tfs_parse_cpumask(const char *buf, size_t size, uint32_t *mask, unsigned int nbits);
 /* "%*pb": the mask as the kernel prints it, with its newline. */
@@ -183,7 +227,17 @@ struct tfs_node {
  *	      after each write; return 0 or -errno
  * @open:     set up a streaming file (trace, trace_pipe...)
  * @read:     a streaming file's read; -EAGAIN when a consuming file is empty
- * @write:    one write; return @size or -errno (nothing changed)
+ * @write:    one write; return the bytes taken (@size, or fewer where the
+ *	      kernel's file takes fewer) or -errno (nothing changed).  The
+ *	      pieces of a write after the first (see tfs_write()) change
+ *	      nothing: the kernel reads no further than what the first holds
+ * @write_piece: instead of @write, for a file whose kernel parser reads
+ *	      words through the whole write: one piece of it; @piece has
+ *	      TFS_PIECE_CONT when it continues the write in progress,
+ *	      TFS_PIECE_MORE when another may follow.  Return as @write (0:
+ *	      this piece takes nothing, the write ended before it)
+ * @write_end: the write in progress ends without another piece: take
+ *	      what @write_piece kept for it; return 0 or -errno
  * @trunc:    what O_TRUNC (or truncate()) with write access does
  * @readable: would @read return something now (consuming files)
  * @release:  undo @open
@@ -195,19 +249,30 @@ struct tfs_fops {
 	int	(*open)(struct tfs_file *f);
 	ssize_t	(*read)(struct tfs_file *f, char *buf, size_t size, off_t off);
 	ssize_t	(*write)(struct tfs_file *f, const char *buf, size_t size);
+	ssize_t	(*write_piece)(struct tfs_file *f, const char *buf, size_t size,
+			       unsigned int piece);
+	int	(*write_end)(struct tfs_file *f);
 	void	(*trunc)(struct tfs_node *node);
 	int	(*readable)(struct tfs_file *f);
 	void	(*release)(struct tfs_file *f);
 };
 
+/* @write_piece's @piece. */
+#define TFS_PIECE_CONT	1u
+#define TFS_PIECE_MORE	2u
+
 /**
  * struct tfs_file - an open file
- * @node:  the file
- * @inst:  its instance (@node->inst)
- * @flags: open(2)'s flags
- * @lock:  one operation at a time on this open file
- * @text:  the snapshot of a @show file
- * @priv:  a streaming file's state
+ * @node:    the file
+ * @inst:    its instance (@node->inst)
+ * @flags:   open(2)'s flags
+ * @lock:    one operation at a time on this open file
+ * @text:    the snapshot of a @show file
+ * @priv:    a streaming file's state; set_event_pid's write in progress
+ * @wr_open: a write is in progress: its last piece may be followed by
+ *	     another, at @wr_next
+ * @wr_next: where that piece starts
+ * @parser:  the words of the write in progress (@write_piece files)
  */
 struct tfs_file {
 	struct tfs_node		*node;
@@ -216,6 +281,9 @@ struct tfs_file {
 	pthread_mutex_t		lock;
 	struct tfs_buf		text;
 	void			*priv;
+	bool			wr_open;
+	off_t			wr_next;
+	struct tfs_parser	parser;
 };
 
 /* One entry of a directory made from a table. */

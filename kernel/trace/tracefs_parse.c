@@ -155,9 +155,27 @@ int tfs_kstrtoul(const char *buf, size_t size, unsigned int base, unsigned long 
 	return parse_ulong(s, base, val);
 }
 
+/**
+ * tfs_kstrtoul_str - kstrtoul() of a NUL-terminated string
+ * @s:    the string (a word of a write: any length)
+ * @base: as tfs_kstrtoul()
+ * @val:  the number
+ *
+ * Return: 0, -EINVAL, -ERANGE.
+ */
+int tfs_kstrtoul_str(const char *s, unsigned int base, unsigned long *val)
+{
+	return parse_ulong(s, base, val);
+}
+
 /* ------------------------------------------------------------------
  * Strings
  */
+
+bool tfs_isspace(char c)
+{
+	return isspace((unsigned char)c) || (unsigned char)c == 0xa0;
+}
 
 char *tfs_strndup(const char *buf, size_t size)
 {
@@ -200,6 +218,55 @@ char *tfs_next_word(char **sp, size_t max, int *err)
 		*s++ = '\0';
 	*sp = s;
 	return word;
+}
+
+/* Put @ch at the end of the word; false when it is too long. */
+static bool parser_put(struct tfs_parser *p, char ch)
+{
+	if (p->idx >= TFS_WORD_MAX)
+		return false;
+	p->buffer[p->idx++] = ch;
+	p->buffer[p->idx] = '\0';
+	return true;
+}
+
+/*
+ * The kernel's trace_get_user(), byte for byte: the byte that ends a word
+ * (white space or a NUL) is consumed with it; input that ends inside a
+ * word leaves @p->cont set, and the next call goes on with the word
+ * instead of skipping white space.
+ */
+ssize_t tfs_parser_get(struct tfs_parser *p, const char *buf, size_t cnt)
+{
+	size_t read = 0;
+	char ch;
+
+	if (!cnt)
+		return 0;
+	ch = buf[read++];
+	if (!p->cont) {
+		while (read < cnt && tfs_isspace(ch))
+			ch = buf[read++];
+		p->idx = 0;
+		p->buffer[0] = '\0';
+		if (tfs_isspace(ch) || !ch)
+			return (ssize_t)read;
+	}
+	while (read < cnt && !tfs_isspace(ch) && ch) {
+		if (!parser_put(p, ch))
+			goto fail;
+		ch = buf[read++];
+	}
+	if (tfs_isspace(ch) || !ch)
+		p->cont = false;
+	else if (parser_put(p, ch))
+		p->cont = true;
+	else
+		goto fail;
+	return (ssize_t)read;
+fail:
+	tfs_parser_clear(p);
+	return -EINVAL;
 }
 
 /* ------------------------------------------------------------------

@@ -16,8 +16,8 @@
 #include "trace_events_internal.h"
 #include "tracefs_internal.h"
 
-/* The kernel's longest pid word (PID_BUF_SIZE). */
-#define PID_WORD_MAX		127
+/* The largest pid the kernel's pid lists hold (trace_pid_list_set()). */
+#define PID_LIST_MAX		((1 << 30) - 1)
 /* trace.c's table of saved cmdlines has this many entries, fixed. */
 #define SAVED_CMDLINES_SIZE	"1024"
 
@@ -36,52 +36,162 @@ static int pids_show(struct tfs_file *f, struct tfs_buf *b, int notrace)
 	return b->oom ? -ENOMEM : 0;
 }
 
-/* The pids of a write: words, each a number as kstrtoul(, 0, ) reads it. */
-static int pids_parse(char *s, pid_t **pidsp, size_t *nr)
+/*
+ * A pid as trace_pid_write() takes it: kstrtoul(, 0, ) of the word, cut
+ * to a pid_t; the pid lists hold 0 .. 2^30 - 1 (trace_pid_list_set()
+ * refuses the rest, and the write then fails with -1: EPERM).
+ */
+static int pid_of_word(const char *word, pid_t *pid)
 {
-	size_t max = strlen(s) / 2 + 1;
-	pid_t *pids = malloc(max * sizeof(*pids));
 	unsigned long val;
-	int err = 0;
-	char *word;
 
-	*nr = 0;
-	if (!pids)
-		return -ENOMEM;
-	while (!err && (word = tfs_next_word(&s, PID_WORD_MAX, &err))) {
-		if (!err)
-			err = tfs_kstrtoul(word, strlen(word), 0, &val);
-		if (!err && val > INT_MAX)
-			err = -EINVAL;
-		if (!err)
-			pids[(*nr)++] = (pid_t)val;
-	}
-	if (err)
-		free(pids);
-	else
-		*pidsp = pids;
-	return err == -ERANGE ? -EINVAL : err;
+	if (tfs_kstrtoul_str(word, 0, &val))
+		return -EINVAL;
+	*pid = (pid_t)val;
+	return *pid < 0 || *pid > PID_LIST_MAX ? -EPERM : 0;
 }
 
-/* The pids are added to the list; all or none. */
-static ssize_t pids_write(struct tfs_file *f, const char *buf, size_t size, int notrace)
+/**
+ * struct pid_write - a set_event_pid write that comes in pieces
+ * @undo:   the list before its first piece, put back when a later one fails
+ * @nr:     pids in @undo
+ * @notrace: which list
+ */
+struct pid_write {
+	pid_t	*undo;
+	size_t	nr;
+	int	notrace;
+};
+
+static void put_undo(pid_t pid, void *priv)
 {
-	pid_t *pids = NULL;
-	size_t nr;
-	char *alloc;
+	struct pid_write *w = priv;
+	pid_t *pids = realloc(w->undo, (w->nr + 1) * sizeof(*pids));
+
+	if (!pids) {
+		w->notrace = -1;
+		return;
+	}
+	pids[w->nr++] = pid;
+	w->undo = pids;
+}
+
+/* The first of several pieces: keep the list to put back. */
+static int pid_write_begin(struct tfs_file *f, int notrace)
+{
+	struct pid_write *w = calloc(1, sizeof(*w));
+
+	if (!w)
+		return -ENOMEM;
+	w->notrace = notrace;
+	trace_array_for_each_event_pid(f->inst->tr, notrace, put_undo, w);
+	if (w->notrace < 0) {
+		free(w->undo);
+		free(w);
+		return -ENOMEM;
+	}
+	f->priv = w;
+	return 0;
+}
+
+/* The write is over: @restore puts the list back as it was before it. */
+static void pid_write_finish(struct tfs_file *f, bool restore)
+{
+	struct pid_write *w = f->priv;
+
+	if (!w)
+		return;
+	if (restore)
+		trace_array_set_event_pids(f->inst->tr, w->notrace, w->undo, w->nr, 0);
+	free(w->undo);
+	free(w);
+	f->priv = NULL;
+}
+
+/*
+ * trace_pid_write(): words up to the end, or up to one that is white space
+ * or a NUL alone (the return then counts the bytes to there); one bad word
+ * and nothing is added.  The pids of each piece are added at once; a word
+ * a piece ends in goes on in the next one.
+ */
+static ssize_t pids_take(struct tfs_file *f, const char *buf, size_t size,
+			 unsigned int piece, pid_t *pids, size_t *nr)
+{
+	struct tfs_parser *p = &f->parser;
+	bool more = piece & TFS_PIECE_MORE;
+	size_t read = 0;
+	ssize_t n;
 	int err;
 
-	if (!size)
+	while (read < size) {
+		n = tfs_parser_get(p, buf + read, size - read);
+		if (n < 0)
+			return n;
+		read += (size_t)n;
+		if (!tfs_parser_loaded(p)) {
+			/* Only white space to the end: the next piece goes on. */
+			if (!more || read < size || !buf[read - 1])
+				p->done = true;
+			break;
+		}
+		if (p->cont && more && read == size)
+			break;
+		err = pid_of_word(p->buffer, &pids[*nr]);
+		if (err)
+			return err;
+		++*nr;
+		tfs_parser_clear(p);
+	}
+	return (ssize_t)read;
+}
+
+static ssize_t pids_write_piece(struct tfs_file *f, const char *buf, size_t size,
+				unsigned int piece, int notrace)
+{
+	bool cont = piece & TFS_PIECE_CONT;
+	pid_t *pids;
+	size_t nr = 0;
+	ssize_t ret;
+	int err = 0;
+
+	if (!cont) {
+		pid_write_finish(f, false);
+		tfs_parser_clear(&f->parser);
+		f->parser.done = false;
+		if ((piece & TFS_PIECE_MORE) && (err = pid_write_begin(f, notrace)))
+			return err;
+	} else if (f->parser.done) {
 		return 0;
-	alloc = tfs_strndup(buf, size);
-	if (!alloc)
-		return -ENOMEM;
-	err = pids_parse(alloc, &pids, &nr);
-	free(alloc);
-	if (!err && nr)
+	}
+	/* A word a byte, at most, and the one the last piece ended in. */
+	pids = malloc((size / 2 + 2) * sizeof(*pids));
+	ret = pids ? pids_take(f, buf, size, piece, pids, &nr) : -ENOMEM;
+	if (ret >= 0 && nr)
 		err = trace_array_set_event_pids(f->inst->tr, notrace, pids, nr, 1);
 	free(pids);
-	return err ? err : (ssize_t)size;
+	if (err)
+		ret = err;
+	if (ret < 0 || ret != (ssize_t)size || !(piece & TFS_PIECE_MORE) || f->parser.done)
+		pid_write_finish(f, ret < 0 && cont);
+	return ret;
+}
+
+/* The last piece ended in the middle of a word: that is the last pid. */
+static int pids_write_end(struct tfs_file *f, int notrace)
+{
+	struct tfs_parser *p = &f->parser;
+	pid_t pid;
+	int err = 0;
+
+	if (!p->done && tfs_parser_loaded(p)) {
+		err = pid_of_word(p->buffer, &pid);
+		if (!err)
+			err = trace_array_set_event_pids(f->inst->tr, notrace, &pid, 1, 1);
+	}
+	pid_write_finish(f, err != 0);
+	tfs_parser_clear(p);
+	p->done = true;
+	return err;
 }
 
 /* Which list a file is: set_event_pid (0) or set_event_notrace_pid (1). */
@@ -95,9 +205,20 @@ static int event_pid_show(struct tfs_file *f, struct tfs_buf *b)
 	return pids_show(f, b, pid_list(f->node));
 }
 
-static ssize_t event_pid_write(struct tfs_file *f, const char *buf, size_t size)
+static ssize_t event_pid_write_piece(struct tfs_file *f, const char *buf, size_t size,
+				     unsigned int piece)
 {
-	return pids_write(f, buf, size, pid_list(f->node));
+	return pids_write_piece(f, buf, size, piece, pid_list(f->node));
+}
+
+static int event_pid_write_end(struct tfs_file *f)
+{
+	return pids_write_end(f, pid_list(f->node));
+}
+
+static void event_pid_release(struct tfs_file *f)
+{
+	pid_write_finish(f, false);
 }
 
 static void event_pid_trunc(struct tfs_node *node)
@@ -108,15 +229,19 @@ static void event_pid_trunc(struct tfs_node *node)
 const struct tfs_fops tfs_fops_set_event_pid = {
 	.mode	= 0640,
 	.show	= event_pid_show,
-	.write	= event_pid_write,
+	.write_piece = event_pid_write_piece,
+	.write_end = event_pid_write_end,
 	.trunc	= event_pid_trunc,
+	.release = event_pid_release,
 };
 
 const struct tfs_fops tfs_fops_set_event_notrace_pid = {
 	.mode	= 0640,
 	.show	= event_pid_show,
-	.write	= event_pid_write,
+	.write_piece = event_pid_write_piece,
+	.write_end = event_pid_write_end,
 	.trunc	= event_pid_trunc,
+	.release = event_pid_release,
 };
 
 /* ------------------------------------------------------------------

@@ -1,13 +1,24 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
+# timeout: 240
 #
 # ftracetest.sh - what "make check" runs of ftracetest: every
-# test.d/**/*.tc, and the instance ones again inside instances/, against
-# the tracefs that this build's samples/tracefs/tracefs-sample serves.
-# TAP on stdout; "1..0 # SKIP" (exit 4) without FUSE.
+# test.d/**/*.tc but those of test.d/fuse/ and test.d/mounts/ (fuse.sh
+# and mounts.sh run them, each with a time of its own), and the instance
+# ones again inside instances/, against the tracefs that this build's
+# samples/tracefs/tracefs-sample serves.  TAP on stdout; "1..0 # SKIP"
+# (exit 4) without FUSE.
 #
 # scripts/run-tests.sh runs it with USTRACE_SRCTREE, USTRACE_OBJTREE and
-# USTRACE_TEST_TIMEOUT set; the options of ftracetest pass through.
+# USTRACE_TEST_TIMEOUT set; the options of ftracetest pass through, and
+# tests named on the command line run instead.
 
 here=$(cd "$(dirname "$0")" && pwd)
-exec "$here/ftracetest" "$@"
+for a; do
+	case $a in *.tc) exec "$here/ftracetest" "$@" ;; esac
+done
+dirs=()
+for d in "$here"/test.d/*/; do
+	case $(basename "$d") in fuse|mounts) ;; *) dirs+=("$d") ;; esac
+done
+exec "$here/ftracetest" "$@" "${dirs[@]}"

@@ -11,6 +11,9 @@
  *                                 after MS milliseconds
  *   tfs-io write0 FILE            open O_WRONLY, write(fd, "", 0)
  *   tfs-io write FILE TEXT        open O_WRONLY, one write of TEXT
+ *   tfs-io writefile FILE SRC     open O_WRONLY, one write of all of SRC
+ *                                 (any bytes, any size)
+ *   tfs-io writefile FILE SRC a   the same with O_APPEND
  *
  * Each prints one line: "data N" (N bytes read), "eof", "readable",
  * "timeout", "wrote N", or the errno's name (EAGAIN, EINTR, ...), and
@@ -41,6 +44,8 @@ static const char *errname(int err)
 	case EBUSY:	return "EBUSY";
 	case ENOTCONN:	return "ENOTCONN";
 	case EBADF:	return "EBADF";
+	case ENOMEM:	return "ENOMEM";
+	case ENAMETOOLONG: return "ENAMETOOLONG";
 	default:	return strerror(err);
 	}
 }
@@ -134,8 +139,33 @@ int main(int argc, char **argv)
 			printf("%s\n", errname(errno));
 		else
 			printf("wrote %zd\n", n);
+	} else if (!strcmp(op, "writefile") && argc > 3) {
+		char *data = NULL;
+		size_t len = 0, cap = 0;
+		ssize_t n;
+		FILE *src = fopen(argv[3], "rb");
+
+		if (!src) {
+			printf("src: %s\n", errname(errno));
+			return 1;
+		}
+		while (!feof(src) && !ferror(src)) {
+			if (len == cap && !(data = realloc(data, cap = cap ? 2 * cap : 65536)))
+				return 1;
+			len += fread(data + len, 1, cap - len, src);
+		}
+		fclose(src);
+		fd = open_or_die(path, O_WRONLY | (argc > 4 && argv[4][0] == 'a' ? O_APPEND : 0));
+		n = write(fd, data, len);
+		if (n < 0)
+			printf("%s\n", errname(errno));
+		else
+			printf("wrote %zd\n", n);
+		if (close(fd))
+			printf("close: %s\n", errname(errno));
+		free(data);
 	} else {
-		fprintf(stderr, "usage: tfs-io nonblock|setfl|read|poll|select|signal|write0|write FILE [MS|TEXT]\n");
+		fprintf(stderr, "usage: tfs-io nonblock|setfl|read|poll|select|signal|write0|write|writefile FILE [MS|TEXT|SRC]\n");
 		return 2;
 	}
 	return 0;

@@ -11,7 +11,7 @@
 
 require_fuse
 require_trace_cmd
-plan 13
+plan 14
 
 # Pinned to one CPU, for stream's comparison (see record.sh).
 start_sample "$(last_cpu)" -- -p 5000 -t 2
@@ -135,6 +135,25 @@ t_list_other() {
 	[ "$(cat "$WORK/list-t.txt")" = nop ] || { echo "list -t: $(cat "$WORK/list-t.txt")"; return 1; }
 }
 check "list -C, -B, -t: clocks, instances, tracers" t_list_other
+
+# USTRACE_TRACEFS names the mount for ustrace trace-cmd, which serves
+# nothing there itself (nor does trace-cmd, with libustrace loaded into it).
+t_list_env() {
+	local out=$WORK/list-env
+
+	USTRACE_TRACEFS=$MNT timeout -k 5 "$TOOL_TIMEOUT" "$USTRACE" trace-cmd list -e \
+		>"$out.txt" 2>"$out.err" || { echo "list -e failed: $(cat "$out.err")"; return 1; }
+	[ ! -s "$out.err" ] || { echo "stderr: $(cat "$out.err")"; return 1; }
+	cmp -s "$out.txt" "$WORK/available_events" || { diff "$WORK/available_events" "$out.txt" | head; return 1; }
+	# A sanitized libustrace cannot be loaded into the stock trace-cmd.
+	[ -z "${USTRACE_SANITIZE:-}" ] || return 0
+	timeout -k 5 "$TOOL_TIMEOUT" env LD_PRELOAD="$objtree/libustrace.so" USTRACE_TRACEFS="$MNT" \
+		"$USTRACE" trace-cmd list -e >"$out.txt" 2>"$out.err" ||
+		{ echo "list -e with libustrace in trace-cmd failed: $(cat "$out.err")"; return 1; }
+	[ ! -s "$out.err" ] || { echo "stderr with libustrace in trace-cmd: $(cat "$out.err")"; return 1; }
+	cmp -s "$out.txt" "$WORK/available_events" || { diff "$WORK/available_events" "$out.txt" | head; return 1; }
+}
+check "USTRACE_TRACEFS=MNT ustrace trace-cmd list -e: the mount's events, nothing served by the tools" t_list_env
 
 # --- stream: live, from the same events an instance keeps in its trace
 t_stream() {

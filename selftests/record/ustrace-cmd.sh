@@ -122,6 +122,20 @@ not_itself() {
 }
 check "record: ustrace itself does not record, whatever its environment" not_itself
 
+# USTRACE_TRACEFS names the programs' mount: ustrace serves none there.
+no_tracefs() {
+	local d
+
+	d=$(mktemp -d "$PWD/tfs.XXXXXX") || return 1
+	USTRACE_TRACEFS=$d "${run[@]}" "$ustrace" record -o nt.dat -- sh -c \
+		"sleep 1; awk -v d='$d' '\$2 == d { print \"mounted:\", \$3 }' /proc/mounts" \
+		>nt.out 2>nt.err
+	cat nt.out nt.err
+	awk -v d="$d" '$2 == d { found = 1 } END { exit found }' /proc/mounts &&
+		! [ -s nt.out ] && ! grep -q 'tracefs' nt.err && rmdir "$d"
+}
+check "ustrace serves no tracefs of its own, whatever its environment" no_tracefs
+
 list_events() {
 	"$ustrace" list -e "$app" >le.out || return 1
 	cat le.out

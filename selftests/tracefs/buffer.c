@@ -256,6 +256,41 @@ static void test_trace_marker(void)
 	stop();
 }
 
+/*
+ * A record holds 4054 bytes of text: a longer write is cut there and
+ * says so, as the kernel's; each record prints whole, on its own line.
+ */
+static void test_trace_marker_long(void)
+{
+	static const size_t sizes[] = { 4029, 4030, 4054, 4055, 8192, 1 << 20 };
+	size_t i, max = 1 << 20;
+	char *text = malloc(max + 1), *want = malloc(4100);
+	const char *t;
+
+	ASSERT_TRUE(text && want);
+	start();
+	for (i = 0; i < ARRAY_LEN(sizes); i++) {
+		memset(text, 'a' + (int)i, sizes[i]);
+		EXPECT_EQ((ssize_t)(sizes[i] < 4054 ? sizes[i] : 4054),
+			  tfs_write_path("trace_marker", text, sizes[i], O_TRUNC));
+	}
+	EXPECT_EQ(5, tfs_echo("trace_marker", "after"));
+	t = tfs_cat("trace");
+	for (i = 0; i < ARRAY_LEN(sizes); i++) {
+		size_t n = sizes[i] < 4054 ? sizes[i] : 4054;
+
+		want[0] = ' ';
+		memset(want + 1, 'a' + (int)i, n);
+		strcpy(want + 1 + n, "\n");
+		EXPECT_EQ(1, tfs_count(t, want));
+	}
+	EXPECT_EQ(1, tfs_count(t, ": tracing_mark_write: after\n"));
+	EXPECT_EQ(7, tfs_count(t, ": tracing_mark_write: "));
+	free(text);
+	free(want);
+	stop();
+}
+
 /* An instance records into its own buffer only. */
 static void test_instance_buffer(void)
 {
@@ -288,6 +323,7 @@ const struct tfs_test tfs_trace_tests[] = {
 	TFS_TEST(test_trace_pipe_raw),
 	TFS_TEST(test_stats),
 	TFS_TEST(test_trace_marker),
+	TFS_TEST(test_trace_marker_long),
 	TFS_TEST(test_instance_buffer),
 	{ NULL, NULL }
 };

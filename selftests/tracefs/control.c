@@ -47,6 +47,12 @@ static void test_buffer_size(void)
 	EXPECT_STREQ(want, tfs_cat("buffer_total_size_kb"));
 	EXPECT_EQ(0, tfs_refuses("buffer_size_kb", -EINVAL, TFS_WRITES("0", "", "x", "-1", " 4")));
 	EXPECT_EQ(-ERANGE, tfs_echo("buffer_size_kb", "99999999999999999999"));
+	/* More than a CPU's ring holds (260096 KiB): ENOMEM, as the kernel's. */
+	EXPECT_EQ(0, tfs_refuses("buffer_size_kb", -ENOMEM,
+				 TFS_WRITES("260097", "1048576", "104857600", "18014398509481984",
+					    "18446744073709551615")));
+	EXPECT_EQ(0, tfs_refuses("per_cpu/cpu0/buffer_size_kb", -ENOMEM,
+				 TFS_WRITES("1048576")));
 	EXPECT_STREQ("1408\n", tfs_cat("buffer_size_kb"));
 	EXPECT_EQ(-EACCES, tfs_open_err("buffer_total_size_kb", O_WRONLY));
 	EXPECT_EQ(4, tfs_echo("buffer_size_kb", "100\n"));
@@ -144,6 +150,20 @@ static void test_option_files(void)
 	EXPECT_EQ(1, tfs_count(tfs_cat("trace_options"), "\nnohex\n"));
 	EXPECT_STREQ("1\n", tfs_cat("options/overwrite"));
 	EXPECT_STREQ("0\n", tfs_cat("options/event-fork"));
+	/*
+	 * The nop tracer's test options: it refuses any change of
+	 * test_nop_refuse, and through trace_options even none.
+	 */
+	EXPECT_EQ(1, tfs_echo("options/test_nop_accept", "1"));
+	EXPECT_EQ(1, tfs_echo("options/test_nop_accept", "0"));
+	EXPECT_EQ(0, tfs_refuses("options/test_nop_refuse", -EINVAL, TFS_WRITES("1", "2")));
+	EXPECT_EQ(1, tfs_echo("options/test_nop_refuse", "0"));
+	EXPECT_EQ(0, tfs_refuses("trace_options", -EINVAL,
+				 TFS_WRITES("test_nop_refuse", "notest_nop_refuse")));
+	EXPECT_EQ(15, tfs_echo("trace_options", "test_nop_accept"));
+	EXPECT_EQ(17, tfs_echo("trace_options", "notest_nop_accept"));
+	EXPECT_STREQ("0\n", tfs_cat("options/test_nop_refuse"));
+	EXPECT_EQ(1, tfs_count(tfs_cat("trace_options"), "\nnotest_nop_refuse\n"));
 }
 
 /* The mask the kernel prints for every CPU on: "3", "ff", "ff,ffffffff". */
@@ -229,6 +249,111 @@ static void test_set_event_pid(void)
 	EXPECT_STREQ("", tfs_cat("set_event_notrace_pid"));
 }
 
+/* A write to set_event_pid (O_TRUNC) and what 6.18 gives for it. */
+struct pid_case {
+	const char	*write;
+	size_t		len;
+	ssize_t		ret;
+	const char	*after;
+};
+#define PC(write, ret, after)	{ write, sizeof(write) - 1, ret, after }
+
+static const struct pid_case pid_cases[] = {
+	/* A NUL ends a word; a NUL alone ends the write, which says so. */
+	PC("1\0xyz",		-EINVAL,	""),
+	PC("1 \0 2",		3,		"1\n"),
+	PC("1 2\0 3",		6,		"1\n2\n3\n"),
+	PC("\0 5",		1,		""),
+	/* 0xa0 is white space to the kernel's isspace(). */
+	PC("1\xa0" "2",		3,		"1\n2\n"),
+	PC("1\x1c" "2",		-EINVAL,	""),
+	/* The pid lists hold 0 .. 2^30 - 1; the number is cut to a pid_t. */
+	PC("1073741823",	10,		"1073741823\n"),
+	PC("1073741824",	-EPERM,		""),
+	PC("2147483648",	-EPERM,		""),
+	PC("4294967296",	10,		"0\n"),
+	PC("18446744073709551615", -EPERM,	""),
+	PC("18446744073709551616", -EINVAL,	""),
+	/* A word is read whole (kstrtoul()), up to 127 bytes. */
+	PC("0000000000000000000000000000000000000000000000000000000000000000000000000000001",
+	   79, "1\n"),
+	PC("0000000000000000000000000000000000000000000000000000000000000000000000000000000"
+	   "000000000000000000000000000000000000000000000000001", -EINVAL, ""),
+};
+
+static void test_set_event_pid_kernel(void)
+{
+	const struct pid_case *c;
+
+	for (c = pid_cases; c < pid_cases + ARRAY_LEN(pid_cases); c++) {
+		ssize_t ret = tfs_write_path("set_event_pid", c->write, c->len, O_TRUNC);
+
+		if (ret != c->ret)
+			ksft_print_msg("set_event_pid \"%s\": %zd, not %zd\n", c->write,
+				       ret, c->ret);
+		EXPECT_EQ(c->ret, ret);
+		EXPECT_STREQ(c->after, tfs_cat("set_event_pid"));
+	}
+	tfs_echo("set_event_pid", "");
+}
+
+/* "123456 " times @n: a write the FUSE client cuts into pieces. */
+static char *pid_words(size_t n, const char *tail)
+{
+	char *s = malloc(n * 7 + strlen(tail) + 1);
+
+	if (!s)
+		return NULL;
+	for (size_t i = 0; i < n; i++)
+		memcpy(s + 7 * i, "123456 ", 7);
+	strcpy(s + 7 * n, tail);
+	return s;
+}
+
+/*
+ * A write(2) of more than a piece reads as one: the word a piece ends in
+ * goes on in the next; a bad word in a later piece undoes the earlier
+ * ones (the write(2) returns the bytes of those, and the rest, written
+ * again, fails).
+ */
+static void test_set_event_pid_pieces(void)
+{
+	const char *f = "set_event_pid";
+	size_t piece = 1 << 20, len = 160000 * 7;
+	char *s = pid_words(160000, "");
+
+	ASSERT_TRUE(s != NULL);
+	EXPECT_EQ((ssize_t)len, tfs_write_split(f, s, len, piece - 16, O_TRUNC));
+	EXPECT_STREQ("123456\n", tfs_cat(f));
+	EXPECT_EQ((ssize_t)len, tfs_write_split(f, s, len, 4096, O_TRUNC));
+	EXPECT_STREQ("123456\n", tfs_cat(f));
+	free(s);
+
+	s = pid_words(160000, "x");
+	ASSERT_TRUE(s != NULL);
+	EXPECT_EQ(2, tfs_echo(f, "77"));
+	EXPECT_EQ((ssize_t)piece - 16, tfs_write_split(f, s, len + 1, piece - 16, O_APPEND));
+	EXPECT_STREQ("77\n", tfs_cat(f));
+	free(s);
+
+	/* White space up to the end of a piece, then the pid. */
+	s = calloc(1, piece + 8);
+	ASSERT_TRUE(s != NULL);
+	memset(s, ' ', piece - 3);
+	strcpy(s + piece - 3, "4242\n");
+	EXPECT_EQ((ssize_t)piece + 2, tfs_write_split(f, s, piece + 2, piece, O_TRUNC));
+	EXPECT_STREQ("4242\n", tfs_cat(f));
+	/* A last piece of the full size, in a word: the word is the last pid. */
+	strcpy(s + piece - 3, "987");
+	EXPECT_EQ((ssize_t)piece, tfs_write_split(f, s, piece, piece, O_TRUNC));
+	EXPECT_STREQ("987\n", tfs_cat(f));
+	s[piece - 1] = 'x';
+	EXPECT_EQ(-EINVAL, tfs_write_split(f, s, piece, piece, O_APPEND));
+	EXPECT_STREQ("987\n", tfs_cat(f));
+	free(s);
+	tfs_echo(f, "");
+}
+
 /* Only listed threads record. */
 static void test_set_event_pid_filters(void)
 {
@@ -291,6 +416,8 @@ const struct tfs_test tfs_control_tests[] = {
 	TFS_TEST(test_tracing_cpumask),
 	TFS_TEST(test_cpumask_stops_cpu),
 	TFS_TEST(test_set_event_pid),
+	TFS_TEST(test_set_event_pid_kernel),
+	TFS_TEST(test_set_event_pid_pieces),
 	TFS_TEST(test_set_event_pid_filters),
 	TFS_TEST(test_saved_cmdlines),
 	TFS_TEST(test_fixed_texts),

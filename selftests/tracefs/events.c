@@ -157,30 +157,69 @@ static void test_available_events(void)
 	EXPECT_EQ(-EACCES, tfs_open_err("available_events", O_WRONLY));
 }
 
+#define BOTH	"tfs_test:tfs_one\ntfs_test:tfs_two\n"
+
+/*
+ * set_event through pieces of one write(2): white space and a word a
+ * piece ends in go on into the next piece; after the word, the write
+ * takes nothing more (the return is the kernel's: up to the word's end).
+ */
+static void test_set_event_pieces(void)
+{
+	const char *list = "tfs_test:tfs_one tfs_test:tfs_two";
+	size_t piece = 1 << 20;
+	char *s = malloc(piece + 64);
+
+	all_off();
+	ASSERT_TRUE(s != NULL);
+	memset(s, ' ', piece - 5);
+	strcpy(s + piece - 5, list);
+	EXPECT_EQ((ssize_t)piece + 12, tfs_write_split("set_event", s, piece - 5 + strlen(list),
+						       piece - 16, O_TRUNC));
+	EXPECT_STREQ("tfs_test:tfs_one\n", tfs_cat("set_event"));
+	/* The word at the end of the write's last, full-size, piece. */
+	memcpy(s + piece - 16, "tfs_test:tfs_two", 16);
+	EXPECT_EQ((ssize_t)piece, tfs_write_split("set_event", s, piece, piece, O_TRUNC));
+	EXPECT_STREQ("tfs_test:tfs_two\n", tfs_cat("set_event"));
+	memcpy(s + piece - 16, "tfs_test:tfs_six", 16);
+	EXPECT_EQ(-EINVAL, tfs_write_split("set_event", s, piece, piece, O_APPEND));
+	/* A list of a thousand words in one write(2): the first word. */
+	for (size_t i = 0; i < 1000; i++)
+		memcpy(s + 17 * i, i % 2 ? "tfs_test:tfs_two " : "tfs_test:tfs_one ", 17);
+	EXPECT_EQ(17, tfs_write_split("set_event", s, 17000, 4096, O_TRUNC));
+	EXPECT_STREQ("tfs_test:tfs_one\n", tfs_cat("set_event"));
+	EXPECT_EQ(17000, tfs_write_loop("set_event", s, 17000, O_TRUNC));
+	EXPECT_STREQ(BOTH, tfs_cat("set_event"));
+	free(s);
+	all_off();
+}
+
 /* A write to set_event, and what it reads after. */
 struct set_event_case {
 	const char	*write;
 	int		flags;		/* O_TRUNC (>) or O_APPEND (>>) */
 	const char	*after;
+	size_t		len;		/* of @write, which may hold a NUL */
 };
-
-#define BOTH	"tfs_test:tfs_one\ntfs_test:tfs_two\n"
+#define SE(write, flags, after)	{ write, flags, after, sizeof(write) - 1 }
 
 static const struct set_event_case set_event_cases[] = {
-	{ "tfs_test:tfs_one",	O_TRUNC,	"tfs_test:tfs_one\n" },
-	{ "tfs_test:tfs_two\n",	O_APPEND,	BOTH },
-	{ "!tfs_test:tfs_one",	O_APPEND,	"tfs_test:tfs_two\n" },
-	{ ":tfs_one",		O_TRUNC,	"tfs_test:tfs_one\n" },
-	{ "*:tfs_two",		O_TRUNC,	"tfs_test:tfs_two\n" },
-	{ "tfs_test:",		O_TRUNC,	BOTH },
-	{ "tfs_one",		O_TRUNC,	"tfs_test:tfs_one\n" },
+	SE("tfs_test:tfs_one",	O_TRUNC,	"tfs_test:tfs_one\n"),
+	SE("tfs_test:tfs_two\n",	O_APPEND,	BOTH),
+	SE("!tfs_test:tfs_one",	O_APPEND,	"tfs_test:tfs_two\n"),
+	SE(":tfs_one",		O_TRUNC,	"tfs_test:tfs_one\n"),
+	SE("*:tfs_two",		O_TRUNC,	"tfs_test:tfs_two\n"),
+	SE("tfs_test:",		O_TRUNC,	BOTH),
+	SE("tfs_one",		O_TRUNC,	"tfs_test:tfs_one\n"),
 	/* A bare name is a system too. */
-	{ "tfs_test",		O_TRUNC,	BOTH },
-	{ "!*:*",		O_APPEND,	"" },
-	{ "tfs_test:*",		O_TRUNC,	BOTH },
-	{ "tfs_test:tfs_one tfs_test:tfs_two", O_TRUNC, BOTH },
+	SE("tfs_test",		O_TRUNC,	BOTH),
+	SE("!*:*",		O_APPEND,	""),
+	SE("tfs_test:*",		O_TRUNC,	BOTH),
+	/* One word a write(2); echo writes the rest again. */
+	SE("tfs_test:tfs_one tfs_test:tfs_two", O_TRUNC, BOTH),
+	SE("tfs_test:tfs_one\0tfs_test:tfs_two", O_TRUNC, BOTH),
 	/* An empty write with O_TRUNC: everything off. */
-	{ "",			O_TRUNC,	"" },
+	SE("",			O_TRUNC,	""),
 };
 
 static void test_set_event_syntax(void)
@@ -189,8 +228,8 @@ static void test_set_event_syntax(void)
 
 	all_off();
 	for (c = set_event_cases; c < set_event_cases + ARRAY_LEN(set_event_cases); c++) {
-		EXPECT_EQ((ssize_t)strlen(c->write),
-			  tfs_write_path("set_event", c->write, strlen(c->write), c->flags));
+		EXPECT_EQ((ssize_t)c->len, tfs_write_loop("set_event", c->write, c->len,
+							   c->flags));
 		EXPECT_STREQ(c->after, tfs_cat("set_event"));
 	}
 	EXPECT_STREQ("0\n", tfs_cat("events/enable"));
@@ -204,9 +243,18 @@ static void test_set_event_errors(void)
 	EXPECT_EQ(-EINVAL, tfs_append("set_event", "tfs_test:bogus"));
 	EXPECT_EQ(-EINVAL, tfs_append("set_event", "*"));
 	EXPECT_STREQ("tfs_test:tfs_one\n", tfs_cat("set_event"));
-	/* Words before a bad one are done, as the kernel's one-word writes. */
-	EXPECT_EQ(-EINVAL, tfs_append("set_event", "tfs_test:tfs_two bogus"));
+	/*
+	 * One word a write(2), as the kernel: the return counts the word and
+	 * the byte after it; echo writes the rest again, and the bad word
+	 * fails with the ones before it applied.
+	 */
+	EXPECT_EQ(17, tfs_append("set_event", "tfs_test:tfs_two bogus"));
 	EXPECT_STREQ("tfs_test:tfs_one\ntfs_test:tfs_two\n", tfs_cat("set_event"));
+	EXPECT_EQ(-EINVAL, tfs_write_loop("set_event", "!tfs_test:tfs_two bogus", 23, O_APPEND));
+	EXPECT_STREQ("tfs_test:tfs_one\n", tfs_cat("set_event"));
+	EXPECT_EQ(-EINVAL, tfs_append("set_event", "tfs_test:tfs_two_longer_than_it_is"));
+	EXPECT_STREQ("tfs_test:tfs_one\n", tfs_cat("set_event"));
+	tfs_append("set_event", "tfs_test:tfs_two");
 	/* White space only changes nothing. */
 	EXPECT_EQ(3, tfs_append("set_event", " \n "));
 	EXPECT_STREQ("tfs_test:tfs_one\ntfs_test:tfs_two\n", tfs_cat("set_event"));
@@ -570,6 +618,7 @@ const struct tfs_test tfs_events_tests[] = {
 	TFS_TEST(test_available_events),
 	TFS_TEST(test_set_event_syntax),
 	TFS_TEST(test_set_event_errors),
+	TFS_TEST(test_set_event_pieces),
 	TFS_TEST(test_event_filter),
 	TFS_TEST(test_event_filter_errors),
 	TFS_TEST(test_system_filter),

@@ -7,6 +7,7 @@
  * the library.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -129,7 +130,59 @@ ssize_t tfs_write_path(const char *path, const void *buf, size_t len, int flags)
 
 	if (err)
 		return err;
-	ret = tfs_write(file, buf, len, 0);
+	ret = tfs_write(file, buf, len, 0, 0);
+	tfs_release(file);
+	return ret;
+}
+
+/*
+ * Write @buf as write(2)s of at most @max bytes do: each a piece, with
+ * TFS_WRITE_MORE when it is @max long, at increasing offsets; another
+ * write(2) after a short one, as a writer's loop (@loop) does.
+ */
+static ssize_t write_pieces(struct tfs_file *file, const char *buf, size_t len, size_t max,
+			    bool loop)
+{
+	size_t done = 0, n;
+	ssize_t ret = 0;
+
+	while (done < len || !len) {
+		n = len - done < max ? len - done : max;
+		ret = tfs_write(file, buf + done, n, (off_t)done,
+				!loop && n == max ? TFS_WRITE_MORE : 0);
+		if (ret < 0)
+			return done && !loop ? (ssize_t)done : ret;
+		done += (size_t)ret;
+		if (!len || (!loop && (size_t)ret < n) || (loop && !ret))
+			break;
+	}
+	return (ssize_t)done;
+}
+
+ssize_t tfs_write_split(const char *path, const void *buf, size_t len, size_t piece,
+			int flags)
+{
+	struct tfs_file *file;
+	int err = open_path(path, O_WRONLY | flags, &file);
+	ssize_t ret;
+
+	if (err)
+		return err;
+	ret = write_pieces(file, buf, len, piece, false);
+	err = tfs_flush(file);
+	tfs_release(file);
+	return err ? err : ret;
+}
+
+ssize_t tfs_write_loop(const char *path, const void *buf, size_t len, int flags)
+{
+	struct tfs_file *file;
+	int err = open_path(path, O_WRONLY | flags, &file);
+	ssize_t ret;
+
+	if (err)
+		return err;
+	ret = write_pieces(file, buf, len, len ? len : 1, true);
 	tfs_release(file);
 	return ret;
 }

@@ -42,6 +42,16 @@ const char *tfs_cat_chunked(const char *path, size_t chunk);
 void tfs_forget_texts(void);
 /* One write of @len bytes after an open with O_WRONLY | @flags. */
 ssize_t tfs_write_path(const char *path, const void *buf, size_t len, int flags);
+/*
+ * One write(2) of @len bytes as the kernel's FUSE client sends it: pieces
+ * of @piece bytes (the last one shorter), then close.  Return: what the
+ * write(2) returns (the bytes taken up to a short piece, or -errno when
+ * the first piece fails), or the -errno of close.
+ */
+ssize_t tfs_write_split(const char *path, const void *buf, size_t len, size_t piece,
+			int flags);
+/* write(2) again after a short one, as a shell's echo does: the total or -errno. */
+ssize_t tfs_write_loop(const char *path, const void *buf, size_t len, int flags);
 /* As "echo -n TEXT > path" (O_TRUNC) and ">>" (O_APPEND). */
 #define tfs_echo(path, text)	tfs_write_path(path, text, strlen(text), O_TRUNC)
 #define tfs_append(path, text)	tfs_write_path(path, text, strlen(text), O_APPEND)

@@ -206,6 +206,29 @@ static void test_instance_errors(void)
 	EXPECT_EQ(-ENOENT, rmdir_path("instances", "errs"));
 }
 
+/* Names of up to NAME_MAX bytes, as the kernel's VFS: ENAMETOOLONG beyond. */
+static void test_name_max(void)
+{
+	char name[300], path[sizeof(name) + 32];
+	struct tfs_stat st;
+
+	memset(name, 'n', sizeof(name) - 1);
+	name[sizeof(name) - 1] = '\0';
+	name[255] = '\0';
+	EXPECT_EQ(0, mkdir_path("instances", name));
+	snprintf(path, sizeof(path), "instances/%s/tracing_on", name);
+	EXPECT_STREQ("1\n", tfs_cat(path));
+	EXPECT_EQ(0, rmdir_path("instances", name));
+	name[255] = 'n';
+	name[256] = '\0';
+	EXPECT_EQ(-ENAMETOOLONG, mkdir_path("instances", name));
+	EXPECT_EQ(-ENAMETOOLONG, rmdir_path("instances", name));
+	EXPECT_EQ(-ENAMETOOLONG, tfs_lookup(TFS_ROOT_INO, name, &st));
+	name[256] = 'n';
+	EXPECT_EQ(-ENAMETOOLONG, mkdir_path("instances", name));
+	EXPECT_EQ(-ENAMETOOLONG, tfs_lookup(TFS_ROOT_INO, name, &st));
+}
+
 /* rmdir is EBUSY while a file of the instance is open; its inodes die with it. */
 static void test_instance_busy(void)
 {
@@ -273,9 +296,9 @@ static void test_events_follow_registry(void)
 	EXPECT_FALSE(tfs_dir_has("events/tfs_test", "tfs_two"));
 	EXPECT_EQ(0, tfs_count(tfs_cat("available_events"), "tfs_test:tfs_two\n"));
 	/* The kernel's errno for a file whose event is gone. */
-	EXPECT_EQ(-ENODEV, tfs_write(file, "1", 1, 0));
-	EXPECT_EQ(-ENODEV, tfs_write(ffile, "v > 1", 5, 0));
-	EXPECT_EQ(-ENODEV, tfs_write(tfile, "traceoff", 8, 0));
+	EXPECT_EQ(-ENODEV, tfs_write(file, "1", 1, 0, 0));
+	EXPECT_EQ(-ENODEV, tfs_write(ffile, "v > 1", 5, 0, 0));
+	EXPECT_EQ(-ENODEV, tfs_write(tfile, "traceoff", 8, 0, 0));
 	/* What was read at open stays readable. */
 	EXPECT_EQ(5, tfs_read(ffile, buf, sizeof(buf), 0));
 	tfs_release(file);
@@ -409,6 +432,7 @@ const struct tfs_test tfs_tree_tests[] = {
 	TFS_TEST(test_per_cpu_dirs),
 	TFS_TEST(test_instance_tree),
 	TFS_TEST(test_instance_errors),
+	TFS_TEST(test_name_max),
 	TFS_TEST(test_instance_busy),
 	TFS_TEST(test_engine_instances),
 	TFS_TEST(test_events_follow_registry),

@@ -8,7 +8,10 @@
  * says what the shim changes and why).  The mount is -m DIR, or
  * $USTRACE_TRACEFS (where an instrumented program serves its tracefs).
  * The shim is $USTRACE_TRACE_CMD_SHIM, or ustrace-trace-cmd.so next to
- * this program (an uninstalled build), or the installed one.
+ * this program (an uninstalled build), or the installed one: in
+ * $libdir/ustrace, found from this program's directory as make install
+ * laid them out (../lib/ustrace by default), so that a staged (DESTDIR)
+ * or moved installation works, and then at $libdir/ustrace itself.
  */
 #include <errno.h>
 #include <limits.h>
@@ -19,11 +22,17 @@
 
 #include "ustrace.h"
 
-#ifndef USTRACE_PKGLIBDIR
-# define USTRACE_PKGLIBDIR "/usr/local/lib/ustrace"
-#endif
-
 #define SHIM_NAME	"ustrace-trace-cmd.so"
+
+/*
+ * Where make install puts the shim, linked into the installed program
+ * only (install-bin/ustrace-paths.c): $libdir/ustrace relative to
+ * $bindir, and as it is.  The build tree's program has neither.
+ */
+extern const char ustrace_install_shim_rel[] __attribute__((__weak__));
+extern const char ustrace_install_pkglibdir[] __attribute__((__weak__));
+
+#define SHIM_REL_DEFAULT	"../lib/ustrace"
 
 static void trace_cmd_usage(FILE *out)
 {
@@ -42,10 +51,22 @@ static int readable(const char *path)
 	return access(path, R_OK) == 0;
 }
 
-/* The shim: the override, next to us, or installed.  Return: 0 or -ENOENT. */
+/* @dir/@sub/SHIM_NAME (@sub may be NULL) into @out, if it is readable. */
+static int shim_at(char *out, size_t size, const char *dir, const char *sub)
+{
+	return (size_t)snprintf(out, size, "%s%s%s/%s", dir, sub ? "/" : "", sub ? sub : "",
+				SHIM_NAME) < size && readable(out) ? 0 : -ENOENT;
+}
+
+/*
+ * The shim: the override, next to us (the build tree), where make install
+ * put it relative to us, or at the installed path.  Return: 0 or -ENOENT.
+ */
 static int find_shim(char *out, size_t size)
 {
 	const char *env = secure_getenv("USTRACE_TRACE_CMD_SHIM");
+	const char *rel = ustrace_install_shim_rel && *ustrace_install_shim_rel ?
+			  ustrace_install_shim_rel : SHIM_REL_DEFAULT;
 	char self[PATH_MAX];
 	ssize_t len;
 	char *slash;
@@ -60,13 +81,13 @@ static int find_shim(char *out, size_t size)
 		slash = strrchr(self, '/');
 		if (slash) {
 			*slash = '\0';
-			if ((size_t)snprintf(out, size, "%s/%s", self, SHIM_NAME) < size &&
-			    readable(out))
+			if (!shim_at(out, size, self, NULL) || !shim_at(out, size, self, rel))
 				return 0;
 		}
 	}
-	snprintf(out, size, "%s/%s", USTRACE_PKGLIBDIR, SHIM_NAME);
-	return readable(out) ? 0 : -ENOENT;
+	if (ustrace_install_pkglibdir && *ustrace_install_pkglibdir)
+		return shim_at(out, size, ustrace_install_pkglibdir, NULL);
+	return -ENOENT;
 }
 
 /* Is @dir a ustrace (or any) tracefs: does it have events/header_page? */

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <linux/compiler.h>
+#include <ustrace/tool.h>
 
 #include "ustrace.h"
 
@@ -29,11 +29,12 @@ static const struct ustrace_cmd commands[] = {
 #define NR_COMMANDS (sizeof(commands) / sizeof(commands[0]))
 
 /*
- * libustrace records a program that finds USTRACE_EVENTS in its
- * environment; this one passes the variables on (ustrace record) and must
- * not record itself, nor write over its program's file when it exits.
+ * The USTRACE_* variables of our environment are for the programs we run
+ * (ustrace record, ustrace trace-cmd): libustrace neither records this
+ * process (nor writes over its program's file when it exits) nor serves a
+ * tracefs at the program's mount.
  */
-__ustrace_visible const char __ustrace_record_env_ignore = 1;
+USTRACE_TOOL;
 
 void ustrace_err(const char *fmt, ...)
 {

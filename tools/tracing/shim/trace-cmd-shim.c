@@ -22,6 +22,10 @@
  *    file of the mount is done with read(2) and write(2).
  *
  * Nothing else is changed; every other call goes to the C library.
+ *
+ * trace-cmd is a tool: the USTRACE_* variables are its programs'.  Should
+ * libustrace be loaded into it (a plugin, a preload), the marker keeps it
+ * from serving or recording trace-cmd itself.
  */
 #ifndef _GNU_SOURCE
 # define _GNU_SOURCE
@@ -41,6 +45,10 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/types.h>
+
+#include <ustrace/tool.h>
+
+USTRACE_TOOL;
 
 static const char *const kernel_dirs[] = {
 	"/sys/kernel/tracing",
