@@ -27,7 +27,7 @@
 #include <linux/trace_clock.h>
 #include <linux/trace_events.h>
 
-#include "rb_internal.h"
+#include "ring_buffer/rb_internal.h"
 #include "trace_array.h"
 #include "trace_events_internal.h"
 
