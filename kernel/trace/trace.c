@@ -28,7 +28,7 @@
 #include <linux/trace_events.h>
 
 #include "../internal.h"
-#include "rb_internal.h"
+#include "ring_buffer/rb_internal.h"
 #include "trace_array.h"
 #include "trace_events_internal.h"
 

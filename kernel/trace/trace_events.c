@@ -26,7 +26,7 @@
 #include <linux/tracepoint.h>
 
 #include "../internal.h"
-#include "rb_fast.h"
+#include "ring_buffer/rb_fast.h"
 #include "trace_array.h"
 #include "trace_events_internal.h"
 

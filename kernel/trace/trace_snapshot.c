@@ -47,7 +47,7 @@
 #include <linux/ring_buffer.h>
 #include <linux/trace.h>
 
-#include "rb_internal.h"
+#include "ring_buffer/rb_internal.h"
 #include "trace_array.h"
 #include "trace_events_internal.h"
 #include "trace_filter.h"

@@ -19,7 +19,7 @@
 #include <unistd.h>
 #include <linux/ring_buffer.h>
 #include <linux/trace_clock.h>
-#include "../internal.h"
+#include "../../internal.h"
 #include "rb_fast.h"
 #include "rb_internal.h"
 

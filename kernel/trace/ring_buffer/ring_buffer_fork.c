@@ -23,7 +23,7 @@
  */
 #include <pthread.h>
 
-#include "../internal.h"
+#include "../../internal.h"
 #include "rb_internal.h"
 
 static pthread_mutex_t rb_fork_lock = PTHREAD_MUTEX_INITIALIZER;

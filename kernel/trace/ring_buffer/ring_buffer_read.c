@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include <linux/ring_buffer.h>
-#include "../internal.h"
+#include "../../internal.h"
 #include "rb_internal.h"
 
 #ifdef RB_TSAN
