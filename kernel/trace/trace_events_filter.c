@@ -69,6 +69,7 @@
 	FERR(ILLEGAL_INTVAL,	"Illegal integer value")		\
 	FERR(BAD_SUBSYS_FILTER,	"Couldn't find or set field in one of a subsystem's events") \
 	FERR(TOO_MANY_PREDS,	"Too many terms in predicate expression") \
+	FERR(INVALID_FILTER,	"Meaningless filter expression")	\
 	FERR(INVALID_CPULIST,	"Invalid cpulist")			\
 	FERR(INVALID_VALUE,	"Invalid value (did you forget quotes)?") \
 	FERR(NO_FUNCTION,	"Function not found")			\
@@ -1090,9 +1091,10 @@ static int close_group(struct parser *ps, struct pframe *f)
 
 /*
  * The expression: '(' and '!' before a predicate, then "&&", "||", ")"
- * or the end after it; && binds tighter than ||.  The kernel takes an
- * expression that ends with a dangling "&&" or "||" (and '!'s) as the
- * expression before it; so does this.
+ * or the end after it; && binds tighter than ||.  An expression that
+ * ends after "&&", "||" or '!' with predicates before it is meaningless
+ * to the kernel (EINVAL, the caret at the end); with none, there is no
+ * filter.
  * Return: the root node, or -errno.
  */
 static int parse_expr(struct parser *ps)
@@ -1122,11 +1124,9 @@ static int parse_expr(struct parser *ps)
 			i++;
 			continue;
 		}
-		if (!s[i]) {
-			if (!ps->nr_insns)
-				return parse_fail(ps, FILT_ERR_NO_FILTER, i, EINVAL);
-			break;	/* after a dangling && or || */
-		}
+		if (!s[i])
+			return parse_fail(ps, ps->nr_insns ? FILT_ERR_INVALID_FILTER :
+					  FILT_ERR_NO_FILTER, i, EINVAL);
 		len = parse_pred(ps, s + i, i + 1);
 		if (len < 0)
 			return len;
