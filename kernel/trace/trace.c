@@ -735,11 +735,12 @@ static void print_nop(struct trace_seq *s, const struct trace_entry *entry)
 
 /*
  * The event's own text (funcs->trace): "name: TP_printk output\n", or the
- * ftrace events' texts.  With the event mutex held.
+ * ftrace events' texts; %p raw with the hash-ptr option off.  With the
+ * event mutex held.
  */
 static void print_event_text(struct trace_seq *s, struct trace_event_call *call,
 			     const struct trace_entry *entry, const void *data,
-			     unsigned int len)
+			     unsigned int len, unsigned long opts)
 {
 	if (!call) {
 		trace_seq_printf(s, "Unknown type %d\n", entry->type);
@@ -749,7 +750,8 @@ static void print_event_text(struct trace_seq *s, struct trace_event_call *call,
 	} else {
 		trace_seq_puts(s, call->name);
 		trace_seq_putmem(s, ": ", 2);
-		if (trace_print_event(s, data, len))
+		if (trace_print_event_flags(s, data, len,
+					    OPT(opts, HASH_PTR) ? 0 : TRACE_PRINT_RAW_PTR))
 			trace_seq_puts(s, "[bad record]");
 		trace_seq_putc(s, '\n');
 	}
@@ -830,7 +832,7 @@ static void print_event_line(struct trace_iterator *iter, struct trace_seq *s,
 			print_lat_context(iter, s, &entry, cpu, ts, next_ts);
 		else if (OPT(opts, CONTEXT_INFO))
 			print_context(iter, s, &entry, cpu, ts);
-		print_event_text(s, call, &entry, data, len);
+		print_event_text(s, call, &entry, data, len, iter->opts);
 	}
 	trace_event_unlock();
 }

@@ -124,6 +124,7 @@ enum {
 	FI_FALSE,	/* a comparison the kernel never satisfies */
 	FI_STR,		/* char array in the record */
 	FI_DSTR,	/* __data_loc string */
+	FI_RSTR,	/* __rel_loc string */
 	FI_PSTR,	/* char * into the program's memory */
 	FI_COMM,	/* the thread's name */
 };
@@ -277,6 +278,7 @@ enum {
 	FIELD_NUM,
 	FIELD_STR,	/* char[N] */
 	FIELD_DSTR,	/* __data_loc char[] */
+	FIELD_RSTR,	/* __rel_loc char[] */
 	FIELD_PSTR,	/* char *, const char * */
 	FIELD_CPU,	/* CPU, cpu, common_cpu */
 	FIELD_COMM,	/* COMM, comm */
@@ -307,6 +309,8 @@ static int field_kind(const char *type)
 {
 	if (strstr(type, "__data_loc") && strstr(type, "char"))
 		return FIELD_DSTR;
+	if (strstr(type, "__rel_loc") && strstr(type, "char"))
+		return FIELD_RSTR;
 	if (strchr(type, '[') && strstr(type, "char"))
 		return FIELD_STR;
 	if (!strcmp(type, "char *") || !strcmp(type, "const char *"))
@@ -635,7 +639,8 @@ static int parse_string(struct parser *ps, const char *s, int *i, int base, int 
 		in->kind = FI_STR;
 		break;
 	case FIELD_DSTR:
-		in->kind = FI_DSTR;
+	case FIELD_RSTR:
+		in->kind = ref->kind == FIELD_DSTR ? FI_DSTR : FI_RSTR;
 		in->size = 4;
 		break;
 	default:
@@ -1426,8 +1431,10 @@ static bool str_eval(const struct filter_insn *in, const unsigned char *rec, uns
 	case FI_STR:
 		return str_match(in, (const char *)rec + in->offset, in->size) ^ in->not;
 	case FI_DSTR:
+	case FI_RSTR:
+		/* A __rel_loc counts from the end of its word. */
 		memcpy(&loc, rec + in->offset, sizeof(loc));
-		off = loc & 0xffff;
+		off = (loc & 0xffff) + (in->kind == FI_RSTR ? in->offset + 4 : 0);
 		n = loc >> 16;
 		if (off > len || n > len - off)
 			return false;

@@ -13,13 +13,17 @@
 struct trace_buffer;
 struct trace_event_call;
 struct trace_array;
+struct trace_seq;
 
 /**
  * struct trace_event_priv - what the library keeps per registered event
+ * @print_fmt: the print fmt with the TRACE_DEFINE_ENUM() values written
+ *             in (trace_eval.c), or NULL for the event's own
  * @nr_fields: entries in the class's fields_array
  * @offsets:   the offset of each field in the record
  */
 struct trace_event_priv {
+	char		*print_fmt;
 	unsigned int	nr_fields;
 	unsigned int	offsets[];
 };
@@ -269,6 +273,26 @@ int trace_ftrace_print_msg(struct trace_seq *s, const void *rec, unsigned int le
 /* trace_stack.c: the text of an ftrace:kernel_stack record (stacktrace trigger). */
 #define TRACE_STACK_ID		4
 int trace_stack_print(struct trace_seq *s, const void *rec, unsigned int len);
+
+/*
+ * trace_eval.c: an event registered (its system's TRACE_DEFINE_ENUM()
+ * maps apply to its print fmt) or going; with the event mutex held.
+ */
+void trace_eval_event_added(struct trace_event_call *call);
+void trace_eval_event_removed(struct trace_event_call *call);
+
+/*
+ * trace_printf.c: the rendering of one record by this thread, between
+ * begin and end: how %p prints (TRACE_PRINT_*), and what the %p
+ * extensions may read (the record, the scratch text).
+ */
+#define TRACE_PRINT_RAW_PTR	(1u << 0)	/* hash-ptr off: %p is %px */
+void trace_printf_begin(unsigned int flags, const void *rec, unsigned int len,
+			const struct trace_seq *scratch);
+void trace_printf_end(void);
+/* trace_output.c: trace_print_event() with TRACE_PRINT_* flags. */
+int trace_print_event_flags(struct trace_seq *s, const void *entry, unsigned int len,
+			    unsigned int flags);
 
 void trace_event_lock(void);
 void trace_event_unlock(void);
