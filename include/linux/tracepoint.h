@@ -30,8 +30,14 @@
 #ifndef _USTRACE_LINUX_TRACEPOINT_H
 #define _USTRACE_LINUX_TRACEPOINT_H
 
-#include <errno.h>
 #include <linux/tracepoint-defs.h>
+
+/*
+ * Not <errno.h>: its errno macro would rename the kernel's fields called
+ * errno (signal.h's).  The register functions of compiled-out tracepoints
+ * return -ENOSYS, which is 38 on Linux.
+ */
+#define __USTRACE_ENOSYS	38
 
 /*
  * The kernel builds with -Werror=incompatible-pointer-types, and that is
@@ -253,20 +259,20 @@ static void __ustrace_tracepoint_object_exit(void)
 	register_trace_##name(void (*probe)(data_proto), void *data)	\
 	{								\
 		(void)probe; (void)data;				\
-		return -ENOSYS;						\
+		return -__USTRACE_ENOSYS;						\
 	}								\
 	static inline __attribute__((__unused__)) int			\
 	register_trace_prio_##name(void (*probe)(data_proto), void *data, \
 				   int prio)				\
 	{								\
 		(void)probe; (void)data; (void)prio;			\
-		return -ENOSYS;						\
+		return -__USTRACE_ENOSYS;						\
 	}								\
 	static inline __attribute__((__unused__)) int			\
 	unregister_trace_##name(void (*probe)(data_proto), void *data)	\
 	{								\
 		(void)probe; (void)data;				\
-		return -ENOSYS;						\
+		return -__USTRACE_ENOSYS;						\
 	}								\
 	static inline __attribute__((__unused__)) void			\
 	check_trace_callback_type_##name(void (*cb)(data_proto))	\
@@ -287,6 +293,22 @@ static inline void tracepoint_synchronize_unregister(void)
 #endif /* CONFIG_TRACEPOINTS || __USTRACE_CORE */
 
 #define DEFINE_TRACE(name)	DEFINE_TRACE_FN(name, NULL, NULL)
+
+/*
+ * tracepoint_string(str) - a string literal whose address an event
+ * records (a "const char *" field), as the kernel's: the address is kept
+ * in the object's __tracepoint_str section, and the library lists every
+ * such string in printk_formats and in recordings, so that readers of the
+ * records (trace-cmd, libtraceevent) print the text instead of the
+ * address.  __tracepoint_string puts a pointer variable of one's own there.
+ */
+#define __tracepoint_string						\
+	__attribute__((__used__, __section__("__tracepoint_str")))
+#define tracepoint_string(str)						\
+	({								\
+		static const char *___tp_str __tracepoint_string = str;	\
+		___tp_str;						\
+	})
 
 __USTRACE_END_DECLS
 

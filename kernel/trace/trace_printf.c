@@ -40,7 +40,7 @@
 #include <linux/trace_events.h>
 
 #include "trace_events_internal.h"
-#include "trace_trigger.h"
+#include "trace_syms.h"
 
 /* What the rendering in this thread may read and how it prints %p. */
 struct printf_ctx {
@@ -260,7 +260,7 @@ static void out_symbol(struct out *o, const struct spec *sp, const void *ptr, co
 
 	if (ext[0] == 'B' && ip) {
 		/* A return address: the call is the byte before. */
-		n = trace_stack_sym(name, sizeof(name), ip - 1, true);
+		n = trace_sym_lookup(name, sizeof(name), ip - 1, true);
 		if (!n) {
 			char *plus = strrchr(name, '+');
 			unsigned long off, size;
@@ -270,7 +270,7 @@ static void out_symbol(struct out *o, const struct spec *sp, const void *ptr, co
 					 "+0x%lx/0x%lx", off + 1, size);
 		}
 	} else {
-		n = trace_stack_sym(name, sizeof(name), ip, ext[0] != 's');
+		n = trace_sym_lookup(name, sizeof(name), ip, ext[0] != 's');
 	}
 	if (n)
 		snprintf(name, sizeof(name), "0x%lx", ip);
