@@ -42,6 +42,15 @@ static int format_field(char *buf, size_t size,
 {
 	const char *bracket = strchr(f->type, '[');
 
+	/*
+	 * <stdbool.h> makes bool a macro, so __field(bool, x) reaches the
+	 * stages as _Bool; the kernel's bool is a typedef and prints as
+	 * written.
+	 */
+	if (!strcmp(f->type, "_Bool"))
+		return snprintf(buf, size,
+				"\tfield:bool %s;\toffset:%u;\tsize:%d;\tsigned:%d;\n",
+				f->name, offset, f->size, f->is_signed);
 	if (!strncmp(f->type, "__data_loc", 10) || !bracket)
 		return snprintf(buf, size,
 				"\tfield:%s %s;\toffset:%u;\tsize:%d;\tsigned:%d;\n",
