@@ -18,6 +18,7 @@
 
 #include <linux/ring_buffer.h>
 #include "../../kernel/trace/trace_events_internal.h"
+#include "../../kernel/trace/trace_syms.h"
 #include "kselftest.h"
 
 static char buf[8192];
@@ -244,6 +245,28 @@ static void pointers_outside_record(void)
 	EXPECT_STREQ("(null) (null) 0x0", next_text(0));
 }
 
+/*
+ * tracepoint_string(): printk_formats (and recordings) list the string at
+ * its address, with the kernel's escapes; kallsyms lists the functions.
+ */
+static void tracepoint_strings(void)
+{
+	const char *s = tracepoint_string("compat \"quoted\"\ttab\n");
+	char want[128], sym[64];
+	const char *printk, *kallsyms;
+
+	trace_syms_update();
+	printk = trace_syms_printk();
+	kallsyms = trace_syms_kallsyms();
+	ASSERT_TRUE(printk != NULL && kallsyms != NULL);
+	snprintf(want, sizeof(want), "0x%lx : \"compat \\\"quoted\\\"\\ttab\\n\"\n",
+		 (unsigned long)s);
+	EXPECT_TRUE(strstr(printk, want) != NULL);
+	snprintf(sym, sizeof(sym), "%016lx T compat_target\n", (unsigned long)compat_target);
+	EXPECT_TRUE(strstr(kallsyms, sym) != NULL);
+	EXPECT_TRUE(strstr(kallsyms, " T tracing_mark_write\n") != NULL);
+}
+
 /* The compressed IPv6 forms, as the kernel's ip6_compressed_string(). */
 static void ipv6_compressed(void)
 {
@@ -271,12 +294,13 @@ static void ipv6_compressed(void)
 int main(void)
 {
 	ksft_print_header();
-	ksft_set_plan(6);
+	ksft_set_plan(7);
 	KSFT_RUN(enums_in_print_fmt);
 	KSFT_RUN(strings_61_and_610);
 	KSFT_RUN(vstring_both_forms);
 	KSFT_RUN(pointer_extensions);
 	KSFT_RUN(pointers_outside_record);
 	KSFT_RUN(ipv6_compressed);
+	KSFT_RUN(tracepoint_strings);
 	ksft_finished();
 }
