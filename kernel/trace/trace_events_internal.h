@@ -145,6 +145,9 @@ enum trace_option {
  *               replaced whole (the probe reads them under the tracepoint
  *               read lock)
  * @nr_pids:     their lengths
+ * @marker_file: the file of ftrace:print (trace_marker's records), made
+ *               when a trigger is set on it (the kernel's
+ *               trace_marker_file); the marker write reads it unlocked
  *
  * Everything is under the event mutex except what the probe reads.
  */
@@ -163,6 +166,7 @@ struct trace_array {
 	bool				pid_filtered;
 	pid_t				*pids[2];
 	size_t				nr_pids[2];
+	struct trace_event_file		*marker_file;
 };
 
 /* The options a new instance starts with (trace_instance.c). */
@@ -265,6 +269,11 @@ int trace_current_tid(void);
  */
 #define TRACE_MARKER_IP		(~0ul << 12)
 
+/*
+ * trace_marker.c: ftrace:print, the one event without a tracepoint that
+ * takes triggers (as in Linux 6.18: its records are trace_marker's).
+ */
+bool trace_marker_is_print(const struct trace_event_call *call);
 /* trace_marker.c: the text of ftrace:print and ftrace:raw_data records. */
 struct trace_seq;
 int trace_ftrace_print(struct trace_seq *s, const void *rec, unsigned int len);

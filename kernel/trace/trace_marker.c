@@ -18,6 +18,7 @@
 
 #include <linux/ring_buffer.h>
 #include <linux/trace_events.h>
+#include <linux/tracepoint.h>
 
 #include "trace_array.h"
 #include "trace_events_internal.h"
@@ -86,6 +87,11 @@ static struct trace_event_call ftrace_raw_data_call = {
 	.id		= TRACE_RAW_DATA_ID,
 	.flags		= TRACE_EVENT_FL_IGNORE_ENABLE | TRACE_EVENT_FL_FTRACE,
 };
+
+bool trace_marker_is_print(const struct trace_event_call *call)
+{
+	return call == &ftrace_print_call;
+}
 
 __attribute__((__constructor__))
 static void trace_marker_init(void)
@@ -209,12 +215,30 @@ static void *marker_reserve(struct trace_array *tr, struct ring_buffer_event **e
  * Return: @len; 0 for an empty write (nothing recorded); -EINVAL (the
  * markers option is off); -EBADF (not recorded: tracing off, full).
  */
+/*
+ * ftrace:print's triggers (Linux 6.18 takes them), at the probe's three
+ * points: those that need no record before it is reserved, the others on
+ * the record before its newline is added (as the kernel's
+ * tracing_mark_write()), the post triggers after the commit.  The file
+ * and its trigger list are read as the probe reads an event's.
+ */
+static unsigned long marker_trigger_flags(struct trace_array *tr,
+					  struct trace_event_file **file)
+{
+	*file = __atomic_load_n(&tr->marker_file, __ATOMIC_ACQUIRE);
+	return *file ? __atomic_load_n(&(*file)->flags, __ATOMIC_RELAXED) &
+		       (EVENT_FILE_FL_TRIGGER_MODE | EVENT_FILE_FL_TRIGGER_COND) : 0;
+}
+
 ssize_t trace_array_marker_write(struct trace_array *tr, const char *buf, size_t len)
 {
 	struct ring_buffer_event *event;
+	struct trace_event_file *file;
 	const unsigned long ip = TRACE_MARKER_IP;
+	unsigned long trig;
+	unsigned int tt = 0;
+	size_t n = len < MARKER_MAX_TEXT ? len : MARKER_MAX_TEXT, size;
 	char *p;
-	size_t n = len < MARKER_MAX_TEXT ? len : MARKER_MAX_TEXT;
 	bool nl;
 
 	if (!tr)
@@ -226,14 +250,26 @@ ssize_t trace_array_marker_write(struct trace_array *tr, const char *buf, size_t
 	if (!len)
 		return 0;
 	nl = buf[n - 1] != '\n';
-	p = marker_reserve(tr, &event, TRACE_PRINT_ID, sizeof(struct print_entry) + n + nl + 1);
-	if (!p)
+	size = sizeof(struct print_entry) + n + nl + 1;
+	__ustrace_tp_read_lock();	/* the triggers' lifetime, as in a probe */
+	trig = marker_trigger_flags(tr, &file);
+	if ((trig & EVENT_FILE_FL_TRIGGER_MODE) && trace_triggers_pre)
+		trace_triggers_pre(file);
+	p = marker_reserve(tr, &event, TRACE_PRINT_ID, size);
+	if (!p) {
+		__ustrace_tp_read_unlock();
 		return -EBADF;
+	}
 	memcpy(p + offsetof(struct print_entry, ip), &ip, sizeof(ip));
 	memcpy(p + offsetof(struct print_entry, buf), buf, n);
+	if ((trig & EVENT_FILE_FL_TRIGGER_COND) && trace_triggers_post)
+		tt = trace_triggers_post(file, p, (unsigned int)size);
 	if (nl)
 		p[offsetof(struct print_entry, buf) + n] = '\n';
 	ring_buffer_unlock_commit(tr->buffer, event);
+	if (tt && trace_triggers_post_commit)
+		trace_triggers_post_commit(file, tt);
+	__ustrace_tp_read_unlock();
 	return (ssize_t)len;
 }
 

@@ -7,13 +7,20 @@
  *   conformance-fire --trace FILE    enable the corpus's systems in the top
  *                                    instance, fire every event, write the
  *                                    instance's trace text into FILE
+ *   conformance-fire --serve         fire every event every millisecond until
+ *                                    SIGTERM or SIGINT, then exit(0): with
+ *                                    USTRACE_TRACEFS=DIR, a tracefs of the
+ *                                    kernel's events for ftracetest.sh
  *
  * With USTRACE_EVENTS and USTRACE_OUTPUT set, the recorder writes the same
  * records into a trace.dat at exit, for trace-cmd report (trace-text.sh).
  */
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/stat.h>
 
 #include <linux/trace.h>
@@ -77,9 +84,35 @@ static void write_format(struct trace_event_call *call, void *priv)
 		nr_failed++;
 }
 
+static volatile sig_atomic_t stop;
+
+static void on_stop(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+static int serve(void)
+{
+	struct sigaction sa = { .sa_handler = on_stop };
+	const struct timespec tick = { 0, 1000 * 1000 };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	while (!stop) {
+		conformance_fire_all();
+		nanosleep(&tick, NULL);
+	}
+	exit(0);
+}
+
 int main(int argc, char **argv)
 {
 	FILE *out;
+
+	if (argc == 2 && !strcmp(argv[1], "--serve"))
+		return serve();
 
 	if (argc == 3 && !strcmp(argv[1], "--formats")) {
 		formats_dir = argv[2];
@@ -88,7 +121,7 @@ int main(int argc, char **argv)
 		return nr_failed ? 1 : 0;
 	}
 	if (argc != 3 || strcmp(argv[1], "--trace")) {
-		fprintf(stderr, "usage: %s --formats DIR | --trace FILE\n", argv[0]);
+		fprintf(stderr, "usage: %s --formats DIR | --trace FILE | --serve\n", argv[0]);
 		return 2;
 	}
 	for (size_t i = 0; i < sizeof(systems) / sizeof(systems[0]); i++)

@@ -19,6 +19,7 @@
 #include <linux/ring_buffer.h>
 #include "../../kernel/trace/trace_events_internal.h"
 #include "../../kernel/trace/trace_syms.h"
+#include "../../kernel/trace/trace_filter.h"
 #include "kselftest.h"
 
 static char buf[8192];
@@ -267,6 +268,36 @@ static void tracepoint_strings(void)
 	EXPECT_TRUE(strstr(kallsyms, " T tracing_mark_write\n") != NULL);
 }
 
+/* hist's .syscall modifier: this architecture's names, as the kernel's. */
+static void hist_syscall_names(void)
+{
+	struct trace_event_call *call = trace_find_event_call("compat", "compat_b");
+	struct trace_seq *s = malloc(sizeof(*s));
+	struct trace_err err;
+	char *text;
+	size_t len;
+
+	ASSERT_TRUE(call != NULL && s != NULL);
+	ASSERT_EQ(0, trace_array_set_trigger(NULL, call, "hist:keys=kind.syscall:sort=kind", &err));
+	trace_seq_init(s);
+	trace_array_print_triggers(NULL, call, s);
+	EXPECT_STREQ("hist:keys=kind.syscall:vals=hitcount:sort=kind.syscall:size=2048 [active]\n",
+		     s->buffer);
+	trace_compat_b(1, "w");
+	trace_compat_b(59, "x");
+	trace_compat_b(59, "x");
+	trace_compat_b(100000, "u");
+	text = trace_array_hist_text(NULL, call, &len);
+	ASSERT_TRUE(text != NULL);
+	ksft_print_msg("%s", text);
+	EXPECT_TRUE(strstr(text, "{ kind: sys_write                     [  1] } hitcount:          1\n"));
+	EXPECT_TRUE(strstr(text, "{ kind: sys_execve                    [ 59] } hitcount:          2\n"));
+	EXPECT_TRUE(strstr(text, "{ kind: unknown_syscall               [100000] } hitcount:          1\n"));
+	free(text);
+	EXPECT_EQ(0, trace_array_set_trigger(NULL, call, "!hist:keys=kind.syscall:sort=kind", &err));
+	free(s);
+}
+
 /* The compressed IPv6 forms, as the kernel's ip6_compressed_string(). */
 static void ipv6_compressed(void)
 {
@@ -294,7 +325,7 @@ static void ipv6_compressed(void)
 int main(void)
 {
 	ksft_print_header();
-	ksft_set_plan(7);
+	ksft_set_plan(8);
 	KSFT_RUN(enums_in_print_fmt);
 	KSFT_RUN(strings_61_and_610);
 	KSFT_RUN(vstring_both_forms);
@@ -302,5 +333,6 @@ int main(void)
 	KSFT_RUN(pointers_outside_record);
 	KSFT_RUN(ipv6_compressed);
 	KSFT_RUN(tracepoint_strings);
+	KSFT_RUN(hist_syscall_names);
 	ksft_finished();
 }
