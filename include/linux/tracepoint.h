@@ -33,11 +33,12 @@
 #include <linux/tracepoint-defs.h>
 
 /*
- * Not <errno.h>: its errno macro would rename the kernel's fields called
- * errno (signal.h's).  The register functions of compiled-out tracepoints
- * return -ENOSYS, which is 38 on Linux.
+ * The error numbers, as the kernel's <linux/tracepoint.h> gives them: the
+ * kernel's own <linux/errno.h> (the UAPI one, which glibc's <errno.h>
+ * includes too), not <errno.h>, whose errno macro would rename the
+ * kernel's fields called errno (signal.h's signal_generate).
  */
-#define __USTRACE_ENOSYS	38
+#include <linux/errno.h>
 
 /*
  * The kernel builds with -Werror=incompatible-pointer-types, and that is
@@ -259,20 +260,20 @@ static void __ustrace_tracepoint_object_exit(void)
 	register_trace_##name(void (*probe)(data_proto), void *data)	\
 	{								\
 		(void)probe; (void)data;				\
-		return -__USTRACE_ENOSYS;						\
+		return -ENOSYS;						\
 	}								\
 	static inline __attribute__((__unused__)) int			\
 	register_trace_prio_##name(void (*probe)(data_proto), void *data, \
 				   int prio)				\
 	{								\
 		(void)probe; (void)data; (void)prio;			\
-		return -__USTRACE_ENOSYS;						\
+		return -ENOSYS;						\
 	}								\
 	static inline __attribute__((__unused__)) int			\
 	unregister_trace_##name(void (*probe)(data_proto), void *data)	\
 	{								\
 		(void)probe; (void)data;				\
-		return -__USTRACE_ENOSYS;						\
+		return -ENOSYS;						\
 	}								\
 	static inline __attribute__((__unused__)) void			\
 	check_trace_callback_type_##name(void (*cb)(data_proto))	\
