@@ -58,18 +58,29 @@ static pthread_mutex_t cmdline_lock = PTHREAD_MUTEX_INITIALIZER;
 void trace_save_cmdline(int pid)
 {
 	char comm[TRACE_COMM_LEN] = "";
-	struct saved_cmdline *sc;
 
 	if (pid <= 0)
 		return;
 	if (prctl(PR_GET_NAME, comm, 0, 0, 0) < 0)
 		return;
-	comm[TRACE_COMM_LEN - 1] = '\0';
+	trace_save_cmdline_of(pid, (int)getpid(), comm);
+}
+
+/* The name @comm of thread @pid of process @tgid (a trace_marker writer's). */
+void trace_save_cmdline_of(int pid, int tgid, const char *comm)
+{
+	size_t n = strnlen(comm, TRACE_COMM_LEN - 1);
+	struct saved_cmdline *sc;
+
+	if (pid <= 0)
+		return;
 	sc = &saved_cmdlines[(unsigned int)pid % SAVED_CMDLINES];
 	pthread_mutex_lock(&cmdline_lock);
 	sc->pid = pid;
-	sc->tgid = (int)getpid();
-	memcpy(sc->comm, comm, sizeof(comm));
+	sc->tgid = tgid;
+
+	memcpy(sc->comm, comm, n);
+	sc->comm[n] = '\0';
 	pthread_mutex_unlock(&cmdline_lock);
 }
 

@@ -37,7 +37,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/prctl.h>
 #include <sys/uio.h>
 
 #include <linux/trace_events.h>
@@ -1440,8 +1439,7 @@ static bool str_eval(const struct filter_insn *in, const unsigned char *rec, uns
 			return false;
 		return str_match(in, (const char *)rec + off, n) ^ in->not;
 	case FI_COMM:
-		memset(comm, 0, sizeof(comm));
-		prctl(PR_GET_NAME, comm, 0, 0, 0);
+		trace_current_comm(comm);
 		return str_match(in, comm, sizeof(comm)) ^ in->not;
 	default:
 		return pstr_eval(in, rec);

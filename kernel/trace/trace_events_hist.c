@@ -320,7 +320,7 @@ static unsigned char *hist_map_insert(struct hist_map *map, const unsigned char 
 			elt = hist_elt(map, n);
 			memcpy(elt + map->key_off, key, map->key_size);
 			if (map->comm_off)
-				prctl(PR_GET_NAME, (char *)elt + map->comm_off, 0, 0, 0);
+				trace_current_comm((char *)elt + map->comm_off);
 			__atomic_store_n(&slot->elt, n + 1, __ATOMIC_RELEASE);
 			return elt;
 		}

@@ -309,5 +309,18 @@ void trace_event_unlock(void);
 struct trace_event_call *trace_find_event_call_by_id(int id);
 /* kernel/trace/trace.c: remember the calling thread's name for @pid. */
 void trace_save_cmdline(int pid);
+void trace_save_cmdline_of(int pid, int tgid, const char *comm);
+/*
+ * trace_marker.c: the thread whose write(2) the calling thread serves
+ * (tracefs over FUSE says who wrote), 0 for none: trace_marker records
+ * carry its pid and name and land on its CPU.
+ */
+void trace_marker_writer(pid_t tid);
+/*
+ * The name of the task an event is of, for execname keys and comm
+ * filters: a trace_marker writer's while its record is made, else the
+ * calling thread's.
+ */
+void trace_current_comm(char comm[16]);
 
 #endif /* _USTRACE_KERNEL_TRACE_EVENTS_INTERNAL_H */

@@ -86,6 +86,7 @@
 #define RUNNING_ON_VALGRIND	0
 #endif
 
+#include "trace_events_internal.h"
 #include "tracefs.h"
 
 #define TFS_WORKERS		4
@@ -1002,8 +1003,12 @@ static void tfs_op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 static void tfs_op_write(fuse_req_t req, fuse_ino_t ino, const char *buf, size_t size,
 			 off_t off, struct fuse_file_info *fi)
 {
-	ssize_t n = tfs_write(tfs_file_of(fi), buf, size, off);
+	ssize_t n;
 
+	/* trace_marker records are the writer's, whose thread FUSE names. */
+	trace_marker_writer(fuse_req_ctx(req)->pid);
+	n = tfs_write(tfs_file_of(fi), buf, size, off);
+	trace_marker_writer(0);
 	(void)ino;
 	if (n < 0)
 		fuse_reply_err(req, -n);
