@@ -12,10 +12,10 @@
 #   trace-text.sh     the trace text against trace-cmd report (libtrace-
 #                     event) of the same records; its quirks listed in
 #                     expected-text.txt
-#   ftracetest.sh     the kernel's own ftracetest (linux-source-6.1)
+#   ftracetest-*.sh   the kernel's own ftracetest (linux-source-6.1)
 #                     against a program's tracefs; expected-ftracetest.txt
-#   libtracefs-utest.sh  libtracefs 1.6.4's unit tests through the
-#                     trace-cmd shim; expected-utest.txt
+#   libtracefs-utest.sh  libtracefs 1.6.4's unit tests (libtracefs-1.6.4/)
+#                     through the trace-cmd shim; expected-utest.txt
 #
 # The corpus's headers include <linux/sched.h>, <net/sock.h>...: in the
 # build directory each is a one-line file that includes kstubs.h (kinc/).
