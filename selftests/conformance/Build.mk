@@ -38,8 +38,10 @@ $(conf-kinc-files): $(conf-kinc)/%:
 # The kernel's side (kstubs.h, no libc) and the program's (main.c).
 conf-ksrcs	:= $(wildcard $(d)/define-*.c) $(d)/fire.c
 $(call add-prog,$(d)/conformance-fire,$(conf-ksrcs) $(d)/main.c)
-# The kernel builds without -Wextra; its definitions compare ints and
-# unsigned ints.
+# The kernel builds without -Wextra (its definitions compare ints and
+# unsigned ints) and, with gcc, with -Wno-stringop-truncation (rcu.h's
+# strncpy() of a whole array).
 $(call add-cflags,$(conf-ksrcs),-I$(conf-kinc) -I$(srctree)/$(d) \
-	-I$(srctree)/$(d)/linux-6.1 -Wno-sign-compare)
+	-I$(srctree)/$(d)/linux-6.1 -Wno-sign-compare \
+	$(if $(CC_IS_CLANG),,-Wno-stringop-truncation))
 $(call objs-of,$(conf-ksrcs)): $(conf-kinc-files)

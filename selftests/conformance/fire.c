@@ -26,7 +26,12 @@
 
 /* What kstubs.h declares. */
 unsigned long volatile jiffies = 4295012345ul;
-struct page *vmemmap_base = (struct page *)0xffffea0000000000ul;
+/*
+ * The pages the kmem events get, where pfn_to_page() finds them: pointer
+ * arithmetic stays inside the array (UBSan's pointer-overflow check).
+ */
+static struct page conformance_pages[0x12346];
+struct page *vmemmap_base = conformance_pages;
 struct wb_domain global_wb_domain = { .dirty_limit = 123456 };
 unsigned long conformance_node_stat[NR_VM_NODE_STAT_ITEMS] = { 11, 22, 33, 44 };
 
@@ -186,11 +191,9 @@ static void fire_kmem(void)
 {
 	static struct kmem_cache cache = { .object_size = 192, .size = 256,
 					   .flags = SLAB_ACCOUNT, .name = "kmalloc-256" };
-	static struct page page = { .flags = MIGRATE_MOVABLE };
 	struct page *pg = vmemmap + 0x12345;
 	unsigned long site = (unsigned long)fire_kmem + 16;
 
-	(void)page;
 	trace_kmem_cache_alloc(site, (void *)0xffff888012345678ul, &cache, GFP_KERNEL, 0);
 	trace_kmalloc(site, (void *)0xffff888012340000ul, 100, 128,
 		      GFP_KERNEL | __GFP_ACCOUNT | __GFP_ZERO, -1);
@@ -203,8 +206,9 @@ static void fire_kmem(void)
 	trace_mm_page_alloc(NULL, 3, GFP_ATOMIC | __GFP_NOWARN, MIGRATE_UNMOVABLE);
 	trace_mm_page_alloc_zone_locked(pg, 1, MIGRATE_MOVABLE, 1);
 	trace_mm_page_pcpu_drain(pg, 0, MIGRATE_RECLAIMABLE);
-	/* get_pageblock_migratetype() of a real page: the stub reads its flags. */
-	trace_mm_page_alloc_extfrag(&page, 0, 3, MIGRATE_MOVABLE, MIGRATE_UNMOVABLE);
+	/* get_pageblock_migratetype(): the stub reads the page's flags. */
+	pg->flags = MIGRATE_MOVABLE;
+	trace_mm_page_alloc_extfrag(pg, 0, 3, MIGRATE_MOVABLE, MIGRATE_UNMOVABLE);
 	trace_rss_stat(&mm, MM_ANONPAGES, 25);
 }
 

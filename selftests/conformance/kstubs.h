@@ -1231,8 +1231,16 @@ static inline long syscall_get_nr(struct task_struct *task, struct pt_regs *regs
 	return (long)regs->orig_ax;
 }
 
-static inline void syscall_get_arguments(struct task_struct *task, struct pt_regs *regs,
-					 unsigned long *args)
+/*
+ * It stores into the record (sys_enter's args), which is 4-byte aligned
+ * as on x86-64, where the kernel's stores the same way: UBSan is told, as
+ * for the probe itself (stage6's __ustrace_record_access).
+ */
+#if defined(__clang__) || (defined(__GNUC__) && __GNUC__ >= 8)
+__attribute__((__no_sanitize__("alignment")))
+#endif
+static inline void
+syscall_get_arguments(struct task_struct *task, struct pt_regs *regs, unsigned long *args)
 {
 	(void)task;
 	args[0] = regs->di;
