@@ -709,8 +709,9 @@ void trace_array_set_tracing_on(struct trace_array *tr, int on)
 	if (!tr)
 		return;
 	trace_event_lock();
-	if (tr->tracing_on != !!on) {
-		tr->tracing_on = !!on;
+	/* Atomic: a traceon/traceoff trigger sets it from a probe, unlocked. */
+	if (__atomic_load_n(&tr->tracing_on, __ATOMIC_RELAXED) != !!on) {
+		__atomic_store_n(&tr->tracing_on, !!on, __ATOMIC_RELAXED);
 		if (on)
 			ring_buffer_record_on(tr->buffer);
 		else

@@ -49,8 +49,8 @@ skip() {
 }
 
 case ${USTRACE_VARIANT:-local} in
-local|default|asan) ;;
-*) skip "libtracefs's tests run in the default and asan variants" ;;
+local|default|asan|tsan) ;;
+*) skip "libtracefs's tests run in the default, asan and tsan variants" ;;
 esac
 [ "$(id -u)" = 0 ] || skip "libtracefs's tests run as root"
 [ -c /dev/fuse ] || skip "no /dev/fuse"
