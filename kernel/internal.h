@@ -38,6 +38,7 @@ enum ustrace_fork_level {
 	USTRACE_FORK_RCU,		/* liburcu-bp's own */
 	USTRACE_FORK_CMDLINES,		/* cmdline_lock */
 	USTRACE_FORK_STACK_SYMS,	/* sym_lock */
+	USTRACE_FORK_SYMS,		/* syms_lock (%ps, kallsyms, printk_formats) */
 	USTRACE_FORK_NR_LEVELS,
 };
 

@@ -32,6 +32,8 @@ PACKAGES=(
 	xvfb			# ... its X server
 	xdotool			# ... finding its window
 	imagemagick		# ... its screenshot, and the check of it
+	linux-source-6.1	# selftests/conformance: the kernel's ftracetest
+	libcunit1-dev		# selftests/conformance: libtracefs's unit tests
 )
 
 [ "${USTRACE_SKIP_DEPS:-0}" = 1 ] && exit 0

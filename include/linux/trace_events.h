@@ -12,6 +12,8 @@
 #ifndef _USTRACE_LINUX_TRACE_EVENTS_H
 #define _USTRACE_LINUX_TRACE_EVENTS_H
 
+#include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 #include <linux/compiler.h>
@@ -55,7 +57,9 @@ struct trace_entry {
  * @align:     alignment of the field in the record
  * @is_signed: 1 for a signed integer type
  * @is_dynamic: 1 for a __data_loc field (size and offset of the data in
- *	       a u32: length << 16 | offset from the start of the record)
+ *	       a u32: length << 16 | offset from the start of the record),
+ *	       2 for a __rel_loc field (the offset from the end of the u32)
+ * @len:       the elements of an __array() (0 for the others)
  */
 struct trace_event_fields {
 	const char	*type;
@@ -64,6 +68,19 @@ struct trace_event_fields {
 	int		align;
 	int		is_signed;
 	int		is_dynamic;
+	int		len;
+};
+
+/**
+ * struct trace_eval_map - TRACE_DEFINE_ENUM() and TRACE_DEFINE_SIZEOF()
+ * @system:      the TRACE_SYSTEM whose print fmts it applies to
+ * @eval_string: the text replaced ("HI_SOFTIRQ", "sizeof(struct foo)")
+ * @eval_value:  the value printed instead (as a long, "%ld")
+ */
+struct trace_eval_map {
+	const char	*system;
+	const char	*eval_string;
+	unsigned long	eval_value;
 };
 
 struct trace_print_flags {
@@ -128,6 +145,11 @@ struct trace_event_call {
  */
 #define TRACE_EVENT_FL_IGNORE_ENABLE	(1u << 0)
 #define TRACE_EVENT_FL_FTRACE		(1u << 1)
+/*
+ * The kernel's TRACE_EVENT_FLAGS(event, TRACE_EVENT_FL_CAP_ANY): perf may
+ * use the event without privileges.  Kept; a program has no perf.
+ */
+#define TRACE_EVENT_FL_CAP_ANY		(1u << 2)
 
 struct trace_event_file;
 
@@ -173,6 +195,11 @@ __ustrace_visible int trace_print_event(struct trace_seq *s, const void *entry,
  */
 __ustrace_visible int __ustrace_add_event_call(struct trace_event_call *call);
 __ustrace_visible int __ustrace_remove_event_call(struct trace_event_call *call);
+__ustrace_visible int __ustrace_add_eval_map(struct trace_eval_map *map);
+__ustrace_visible void __ustrace_remove_eval_map(struct trace_eval_map *map);
+__ustrace_visible void __ustrace_trace_event_vprintf(struct trace_seq *s, const char *fmt,
+						     va_list args)
+	__attribute__((__format__(__printf__, 2, 0)));
 __ustrace_visible void *__ustrace_event_buffer_reserve(struct trace_event_buffer *fbuffer,
 						       struct trace_event_file *file,
 						       unsigned long len);
@@ -199,6 +226,10 @@ __ustrace_print_array_seq(struct trace_seq *p, const void *buf, int count,
 __ustrace_visible const char *
 __ustrace_print_bitmask_seq(struct trace_seq *p, const void *bitmask_ptr,
 			    unsigned int bitmask_size);
+__ustrace_visible const char *
+__ustrace_print_hex_dump_seq(struct trace_seq *p, const char *prefix_str, int prefix_type,
+			     int rowsize, int groupsize, const void *buf, size_t len,
+			     bool ascii);
 
 /* trace_add_event_call - register an event (its object's constructor) */
 static inline int trace_add_event_call(struct trace_event_call *call)
@@ -210,6 +241,34 @@ static inline int trace_add_event_call(struct trace_event_call *call)
 static inline int trace_remove_event_call(struct trace_event_call *call)
 {
 	return __ustrace_remove_event_call(call);
+}
+
+/*
+ * trace_add_eval_map - a TRACE_DEFINE_ENUM()/TRACE_DEFINE_SIZEOF() map
+ *	(its object's constructor); trace_remove_eval_map() at unload
+ */
+static inline int trace_add_eval_map(struct trace_eval_map *map)
+{
+	return __ustrace_add_eval_map(map);
+}
+
+static inline void trace_remove_eval_map(struct trace_eval_map *map)
+{
+	__ustrace_remove_eval_map(map);
+}
+
+/*
+ * trace_event_printf - the TP_printk() of a record into @s: printf() with
+ * the kernel's %p extensions (Documentation/trace/events.rst)
+ */
+static inline __attribute__((__format__(__printf__, 2, 3))) void
+trace_event_printf(struct trace_seq *s, const char *fmt, ...)
+{
+	va_list args;
+
+	va_start(args, fmt);
+	__ustrace_trace_event_vprintf(s, fmt, args);
+	va_end(args);
 }
 
 /*
@@ -288,6 +347,22 @@ trace_print_bitmask_seq(struct trace_seq *p, const void *bitmask_ptr,
 			unsigned int bitmask_size)
 {
 	return __ustrace_print_bitmask_seq(p, bitmask_ptr, bitmask_size);
+}
+
+/* The kernel's DUMP_PREFIX_* of __print_hex_dump(). */
+enum {
+	DUMP_PREFIX_NONE,
+	DUMP_PREFIX_ADDRESS,
+	DUMP_PREFIX_OFFSET
+};
+
+static inline const char *
+trace_print_hex_dump_seq(struct trace_seq *p, const char *prefix_str, int prefix_type,
+			 int rowsize, int groupsize, const void *buf, size_t len,
+			 bool ascii)
+{
+	return __ustrace_print_hex_dump_seq(p, prefix_str, prefix_type, rowsize, groupsize,
+					    buf, len, ascii);
 }
 
 __USTRACE_END_DECLS

@@ -30,8 +30,15 @@
 #ifndef _USTRACE_LINUX_TRACEPOINT_H
 #define _USTRACE_LINUX_TRACEPOINT_H
 
-#include <errno.h>
 #include <linux/tracepoint-defs.h>
+
+/*
+ * The error numbers, as the kernel's <linux/tracepoint.h> gives them: the
+ * kernel's own <linux/errno.h> (the UAPI one, which glibc's <errno.h>
+ * includes too), not <errno.h>, whose errno macro would rename the
+ * kernel's fields called errno (signal.h's signal_generate).
+ */
+#include <linux/errno.h>
 
 /*
  * The kernel builds with -Werror=incompatible-pointer-types, and that is
@@ -184,8 +191,7 @@ static void __ustrace_tracepoint_object_exit(void)
 	check_trace_callback_type_##name(void (*cb)(data_proto))	\
 	{								\
 		(void)cb;						\
-	}								\
-	extern int __ustrace_declared_##name
+	}
 
 /*
  * DEFINE_TRACE_FN - the storage of one tracepoint
@@ -223,7 +229,7 @@ static void __ustrace_tracepoint_object_exit(void)
 		__ustrace_tracepoint_undefine(&__tracepoint_##_name,	\
 			(const void *)__ustrace_define_##_name);	\
 	}								\
-	extern struct tracepoint __tracepoint_##_name
+	extern struct tracepoint __tracepoint_##_name;
 
 /*
  * EXPORT_TRACEPOINT_SYMBOL{,_GPL} - make a tracepoint usable from other
@@ -233,7 +239,7 @@ static void __ustrace_tracepoint_object_exit(void)
  */
 # define EXPORT_TRACEPOINT_SYMBOL_GPL(name)				\
 	extern const char __ustrace_export_check_##name[		\
-		sizeof(__tpstrtab_##name)] __attribute__((__unused__))
+		sizeof(__tpstrtab_##name)] __attribute__((__unused__));
 # define EXPORT_TRACEPOINT_SYMBOL(name)	EXPORT_TRACEPOINT_SYMBOL_GPL(name)
 
 #else /* !CONFIG_TRACEPOINTS: every tracepoint compiles to nothing */
@@ -273,13 +279,12 @@ static void __ustrace_tracepoint_object_exit(void)
 	check_trace_callback_type_##name(void (*cb)(data_proto))	\
 	{								\
 		(void)cb;						\
-	}								\
-	extern int __ustrace_declared_##name
+	}
 
 # define DEFINE_TRACE_FN(name, reg, unreg)				\
-	extern int __ustrace_tracepoint_compiled_out_##name
+	extern int __ustrace_tracepoint_compiled_out_##name;
 # define EXPORT_TRACEPOINT_SYMBOL_GPL(name)				\
-	extern int __ustrace_tracepoint_compiled_out_##name
+	extern int __ustrace_tracepoint_compiled_out_##name;
 # define EXPORT_TRACEPOINT_SYMBOL(name)	EXPORT_TRACEPOINT_SYMBOL_GPL(name)
 
 static inline void tracepoint_synchronize_unregister(void)
@@ -289,6 +294,22 @@ static inline void tracepoint_synchronize_unregister(void)
 #endif /* CONFIG_TRACEPOINTS || __USTRACE_CORE */
 
 #define DEFINE_TRACE(name)	DEFINE_TRACE_FN(name, NULL, NULL)
+
+/*
+ * tracepoint_string(str) - a string literal whose address an event
+ * records (a "const char *" field), as the kernel's: the address is kept
+ * in the object's __tracepoint_str section, and the library lists every
+ * such string in printk_formats and in recordings, so that readers of the
+ * records (trace-cmd, libtraceevent) print the text instead of the
+ * address.  __tracepoint_string puts a pointer variable of one's own there.
+ */
+#define __tracepoint_string						\
+	__attribute__((__used__, __section__("__tracepoint_str")))
+#define tracepoint_string(str)						\
+	({								\
+		static const char *___tp_str __tracepoint_string = str;	\
+		___tp_str;						\
+	})
 
 __USTRACE_END_DECLS
 
@@ -319,7 +340,51 @@ __USTRACE_END_DECLS
 			PARAMS(args), PARAMS(cond),			\
 			PARAMS(void *__data, proto),			\
 			PARAMS(__data, args))
+
+/*
+ * DECLARE_TRACE_EVENT{,_CONDITION} - as the kernel's (6.15 and later): the
+ * tracepoint of an event, fired with trace_<name>().  The _SYSCALL forms
+ * are the kernel's faultable tracepoints (6.13); every tracepoint of a
+ * program may fault, so they are the plain ones.
+ */
+# define DECLARE_TRACE_EVENT(name, proto, args)				\
+	__DECLARE_TRACE(name, trace_##name, PARAMS(proto),		\
+			PARAMS(args), 1,				\
+			PARAMS(void *__data, proto),			\
+			PARAMS(__data, args))
+# define DECLARE_TRACE_EVENT_CONDITION(name, proto, args, cond)		\
+	__DECLARE_TRACE(name, trace_##name, PARAMS(proto),		\
+			PARAMS(args), PARAMS(cond),			\
+			PARAMS(void *__data, proto),			\
+			PARAMS(__data, args))
+# define DECLARE_TRACE_SYSCALL(name, proto, args)			\
+	DECLARE_TRACE(name, PARAMS(proto), PARAMS(args))
+# define DECLARE_TRACE_EVENT_SYSCALL(name, proto, args)			\
+	DECLARE_TRACE_EVENT(name, PARAMS(proto), PARAMS(args))
 #endif /* DECLARE_TRACE */
+
+/*
+ * Annotations of trace headers that only the file defining the events
+ * acts on (<trace/trace_events.h>); everywhere else they are nothing.
+ *
+ * TRACE_DEFINE_ENUM(x), TRACE_DEFINE_SIZEOF(type): the print fmt of the
+ * system's events shows the value, not the name (Documentation/trace/
+ * events.rst); TRACE_EVENT_FLAGS(event, flags), TRACE_EVENT_PERF_PERM():
+ * for perf, which a program has not.  __perf_count() and __perf_task()
+ * mark arguments for perf and are the argument itself.
+ */
+#ifndef TRACE_DEFINE_ENUM
+# define TRACE_DEFINE_ENUM(x)
+# define TRACE_DEFINE_SIZEOF(x)
+#endif
+#ifndef TRACE_EVENT_FLAGS
+# define TRACE_EVENT_FLAGS(event, flag)
+# define TRACE_EVENT_PERF_PERM(event, ...)
+#endif
+#ifndef __perf_count
+# define __perf_count(c)	(c)
+# define __perf_task(t)		(t)
+#endif
 
 #ifndef TRACE_EVENT
 /*
@@ -328,44 +393,74 @@ __USTRACE_END_DECLS
  * buffer (see <trace/trace_events.h> and Documentation/trace/events.rst).
  * Here, in every file, only the tracepoint is declared; the file that
  * defines CREATE_TRACE_POINTS generates the rest.
+ *
+ * Every one of these macros is a complete declaration: a definition may
+ * be followed by ';' or not, as the kernel accepts both.
  */
 # define TRACE_EVENT(name, proto, args, tstruct, assign, print)	\
-	__DECLARE_TRACE(name, trace_##name, PARAMS(proto),		\
-			PARAMS(args), 1,				\
-			PARAMS(void *__data, proto),			\
-			PARAMS(__data, args))
+	DECLARE_TRACE_EVENT(name, PARAMS(proto), PARAMS(args))
 
 /* TRACE_EVENT_CONDITION - fires only when @cond (TP_CONDITION()) holds */
 # define TRACE_EVENT_CONDITION(name, proto, args, cond, tstruct, assign, print) \
-	__DECLARE_TRACE(name, trace_##name, PARAMS(proto),		\
-			PARAMS(args), PARAMS(cond),			\
-			PARAMS(void *__data, proto),			\
-			PARAMS(__data, args))
+	DECLARE_TRACE_EVENT_CONDITION(name, PARAMS(proto), PARAMS(args), \
+				      PARAMS(cond))
 
 /* TRACE_EVENT_FN - with @reg/@unreg called around the first/last probe */
 # define TRACE_EVENT_FN(name, proto, args, tstruct, assign, print, reg, unreg) \
-	TRACE_EVENT(name, PARAMS(proto), PARAMS(args), PARAMS(tstruct), \
-		    PARAMS(assign), PARAMS(print))
+	DECLARE_TRACE_EVENT(name, PARAMS(proto), PARAMS(args))
+
+/* TRACE_EVENT_FN_COND - both */
+# define TRACE_EVENT_FN_COND(name, proto, args, cond, tstruct, assign, print, \
+			     reg, unreg)				\
+	DECLARE_TRACE_EVENT_CONDITION(name, PARAMS(proto), PARAMS(args), \
+				      PARAMS(cond))
+
+/* TRACE_EVENT_SYSCALL - the kernel's faultable TRACE_EVENT_FN (6.13) */
+# define TRACE_EVENT_SYSCALL(name, proto, args, tstruct, assign, print, \
+			     reg, unreg)				\
+	DECLARE_TRACE_EVENT(name, PARAMS(proto), PARAMS(args))
 
 /* DECLARE_EVENT_CLASS - a record layout and printk shared by events */
-# define DECLARE_EVENT_CLASS(name, proto, args, tstruct, assign, print) \
-	extern int __ustrace_event_class_##name
+# define DECLARE_EVENT_CLASS(name, proto, args, tstruct, assign, print)
+# define DECLARE_EVENT_SYSCALL_CLASS(name, proto, args, tstruct, assign, print)
 
 /* DEFINE_EVENT - an event of class @template (same prototype) */
 # define DEFINE_EVENT(template, name, proto, args)			\
-	__DECLARE_TRACE(name, trace_##name, PARAMS(proto),		\
-			PARAMS(args), 1,				\
-			PARAMS(void *__data, proto),			\
-			PARAMS(__data, args))
+	DECLARE_TRACE_EVENT(name, PARAMS(proto), PARAMS(args))
+
+/* DEFINE_EVENT_FN - with @reg/@unreg, as TRACE_EVENT_FN */
+# define DEFINE_EVENT_FN(template, name, proto, args, reg, unreg)	\
+	DECLARE_TRACE_EVENT(name, PARAMS(proto), PARAMS(args))
 
 /* DEFINE_EVENT_PRINT - as DEFINE_EVENT, with its own TP_printk() */
 # define DEFINE_EVENT_PRINT(template, name, proto, args, print)	\
-	DEFINE_EVENT(template, name, PARAMS(proto), PARAMS(args))
+	DECLARE_TRACE_EVENT(name, PARAMS(proto), PARAMS(args))
 
 /* DEFINE_EVENT_CONDITION - as DEFINE_EVENT, fired only when @cond holds */
 # define DEFINE_EVENT_CONDITION(template, name, proto, args, cond)	\
-	__DECLARE_TRACE(name, trace_##name, PARAMS(proto),		\
-			PARAMS(args), PARAMS(cond),			\
-			PARAMS(void *__data, proto),			\
-			PARAMS(__data, args))
+	DECLARE_TRACE_EVENT_CONDITION(name, PARAMS(proto), PARAMS(args), \
+				      PARAMS(cond))
+
+/*
+ * The _NOP forms: events a configuration compiles out.  trace_<name>()
+ * exists and does nothing; nothing is defined or registered.
+ */
+# define DECLARE_EVENT_NOP(name, proto, args)				\
+	_Pragma("GCC diagnostic push")					\
+	_Pragma("GCC diagnostic ignored \"-Wunused-parameter\"")	\
+	static inline __attribute__((__unused__)) void			\
+	trace_##name(proto)						\
+	{								\
+	}								\
+	_Pragma("GCC diagnostic pop")					\
+	static inline __attribute__((__unused__)) bool			\
+	trace_##name##_enabled(void)					\
+	{								\
+		return false;						\
+	}
+# define TRACE_EVENT_NOP(name, proto, args, tstruct, assign, print)	\
+	DECLARE_EVENT_NOP(name, PARAMS(proto), PARAMS(args))
+# define DECLARE_EVENT_CLASS_NOP(name, proto, args, tstruct, assign, print)
+# define DEFINE_EVENT_NOP(template, name, proto, args)			\
+	DECLARE_EVENT_NOP(name, PARAMS(proto), PARAMS(args))
 #endif /* TRACE_EVENT */

@@ -30,9 +30,16 @@
 
 #undef DECLARE_TRACE
 #define DECLARE_TRACE(name, proto, args)	DEFINE_TRACE(name)
-
 #undef DECLARE_TRACE_CONDITION
 #define DECLARE_TRACE_CONDITION(name, proto, args, cond) DEFINE_TRACE(name)
+#undef DECLARE_TRACE_SYSCALL
+#define DECLARE_TRACE_SYSCALL(name, proto, args)	DEFINE_TRACE(name)
+#undef DECLARE_TRACE_EVENT
+#define DECLARE_TRACE_EVENT(name, proto, args)	DEFINE_TRACE(name)
+#undef DECLARE_TRACE_EVENT_CONDITION
+#define DECLARE_TRACE_EVENT_CONDITION(name, proto, args, cond) DEFINE_TRACE(name)
+#undef DECLARE_TRACE_EVENT_SYSCALL
+#define DECLARE_TRACE_EVENT_SYSCALL(name, proto, args)	DEFINE_TRACE(name)
 
 /* The tracepoints of trace events (see <trace/trace_events.h>). */
 #undef TRACE_EVENT
@@ -44,17 +51,35 @@
 #undef TRACE_EVENT_FN
 #define TRACE_EVENT_FN(name, proto, args, tstruct, assign, print, reg, unreg) \
 	DEFINE_TRACE_FN(name, reg, unreg)
+#undef TRACE_EVENT_FN_COND
+#define TRACE_EVENT_FN_COND(name, proto, args, cond, tstruct, assign, print, \
+			    reg, unreg)					\
+	DEFINE_TRACE_FN(name, reg, unreg)
+#undef TRACE_EVENT_SYSCALL
+#define TRACE_EVENT_SYSCALL(name, proto, args, tstruct, assign, print,	\
+			    reg, unreg)					\
+	DEFINE_TRACE_FN(name, reg, unreg)
+#undef TRACE_EVENT_NOP
+#define TRACE_EVENT_NOP(name, proto, args, tstruct, assign, print)
 #undef DECLARE_EVENT_CLASS
-#define DECLARE_EVENT_CLASS(name, proto, args, tstruct, assign, print) \
-	extern int __ustrace_event_class_##name
+#define DECLARE_EVENT_CLASS(name, proto, args, tstruct, assign, print)
+#undef DECLARE_EVENT_SYSCALL_CLASS
+#define DECLARE_EVENT_SYSCALL_CLASS(name, proto, args, tstruct, assign, print)
+#undef DECLARE_EVENT_CLASS_NOP
+#define DECLARE_EVENT_CLASS_NOP(name, proto, args, tstruct, assign, print)
 #undef DEFINE_EVENT
 #define DEFINE_EVENT(template, name, proto, args)	DEFINE_TRACE(name)
+#undef DEFINE_EVENT_FN
+#define DEFINE_EVENT_FN(template, name, proto, args, reg, unreg)	\
+	DEFINE_TRACE_FN(name, reg, unreg)
 #undef DEFINE_EVENT_PRINT
 #define DEFINE_EVENT_PRINT(template, name, proto, args, print)	\
 	DEFINE_TRACE(name)
 #undef DEFINE_EVENT_CONDITION
 #define DEFINE_EVENT_CONDITION(template, name, proto, args, cond) \
 	DEFINE_TRACE(name)
+#undef DEFINE_EVENT_NOP
+#define DEFINE_EVENT_NOP(template, name, proto, args)
 
 #undef TRACE_INCLUDE
 #undef __TRACE_INCLUDE
@@ -91,13 +116,28 @@
 #undef TRACE_HEADER_MULTI_READ
 #undef DECLARE_TRACE
 #undef DECLARE_TRACE_CONDITION
+#undef DECLARE_TRACE_SYSCALL
+#undef DECLARE_TRACE_EVENT
+#undef DECLARE_TRACE_EVENT_CONDITION
+#undef DECLARE_TRACE_EVENT_SYSCALL
 #undef TRACE_EVENT
 #undef TRACE_EVENT_CONDITION
 #undef TRACE_EVENT_FN
+#undef TRACE_EVENT_FN_COND
+#undef TRACE_EVENT_SYSCALL
+#undef TRACE_EVENT_NOP
 #undef DECLARE_EVENT_CLASS
+#undef DECLARE_EVENT_SYSCALL_CLASS
+#undef DECLARE_EVENT_CLASS_NOP
 #undef DEFINE_EVENT
+#undef DEFINE_EVENT_FN
 #undef DEFINE_EVENT_PRINT
 #undef DEFINE_EVENT_CONDITION
+#undef DEFINE_EVENT_NOP
+#undef TRACE_DEFINE_ENUM
+#undef TRACE_DEFINE_SIZEOF
+#undef TRACE_EVENT_FLAGS
+#undef TRACE_EVENT_PERF_PERM
 
 #ifdef UNDEF_TRACE_INCLUDE_FILE
 # undef TRACE_INCLUDE_FILE

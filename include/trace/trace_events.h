@@ -15,16 +15,21 @@
  *   5  trace_event_get_offsets_<class>()       sizes of the dynamic fields
  *   6  trace_event_raw_event_<class>()         the probe that records
  *   7  print_fmt_<class>, event_class_<class>, event_<event> and their
- *      registration at load time
+ *      registration at load time; the TRACE_DEFINE_ENUM() maps and
+ *      TRACE_EVENT_FLAGS()
  *
  * TRACE_EVENT(name, ...) is DECLARE_EVENT_CLASS(name, ...) plus
- * DEFINE_EVENT(name, name, ...); the _CONDITION and _FN variants record
- * like their plain forms (the condition and the callbacks belong to the
- * tracepoint, defined in <trace/define_trace.h>).
+ * DEFINE_EVENT(name, name, ...); the _CONDITION, _FN and _SYSCALL variants
+ * record like their plain forms (the condition and the callbacks belong to
+ * the tracepoint, defined in <trace/define_trace.h>).  Every macro of every
+ * stage expands to complete declarations, so that a definition may be
+ * followed by ';' or not, as in the kernel.
  *
  * No include guard: read once per trace header.
  */
+#include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <linux/compiler.h>
@@ -45,6 +50,21 @@
 	(__bitmask_size_in_longs(nr_bits) * (__ustrace_bits_per_long / 8))
 #endif
 
+/*
+ * __cpumask() fields hold nr_cpumask_bits bits, the kernel's NR_CPUS (a
+ * macro there); a program that does not say gets glibc's CPU_SETSIZE.
+ */
+#ifdef nr_cpumask_bits
+# define __ustrace_cpumask_bits	(nr_cpumask_bits)
+#else
+# define __ustrace_cpumask_bits	1024
+#endif
+
+/* __vstring() text is cut at the kernel's TRACE_EVENT_STR_MAX. */
+#ifndef TRACE_EVENT_STR_MAX
+# define TRACE_EVENT_STR_MAX	512
+#endif
+
 #ifndef __USTRACE_STR_OR_NULL
 # define __USTRACE_STR_OR_NULL
 /* A function, not ?:, so that an array argument draws no -Waddress. */
@@ -52,12 +72,66 @@ static inline const char *__ustrace_str_or_null(const char *s)
 {
 	return s ? s : "(null)";
 }
+
+/* The bytes of a __string_len(): @len and the NUL, or "(null)"'s. */
+static inline size_t __ustrace_str_len_or_null(const char *s, size_t len)
+{
+	return s ? len + 1 : sizeof("(null)");
+}
+
+/* What __assign_str_len() copies: @len, all of "(null)", never past @reserved. */
+static inline unsigned int __ustrace_str_len_copy(const char *s, size_t len, size_t reserved)
+{
+	size_t n = s ? len : sizeof("(null)") - 1;
+
+	return (unsigned int)(n < reserved ? n : reserved - 1);
+}
+
+/* The bytes of a __vstring(): the text and its NUL, at most TRACE_EVENT_STR_MAX. */
+static inline __attribute__((__format__(__printf__, 1, 0))) int
+__ustrace_vstr_len(const char *fmt, va_list *va)
+{
+	va_list aq;
+	int len;
+
+	va_copy(aq, *va);
+	len = vsnprintf(NULL, 0, fmt, aq);
+	va_end(aq);
+	if (len < 0)
+		len = 0;
+	return len + 1 > TRACE_EVENT_STR_MAX ? TRACE_EVENT_STR_MAX : len + 1;
+}
+
+static inline __attribute__((__format__(__printf__, 3, 0))) void
+__ustrace_vstr_fill(char *dst, int size, const char *fmt, va_list *va)
+{
+	va_list aq;
+
+	va_copy(aq, *va);
+	vsnprintf(dst, (size_t)size, fmt, aq);
+	va_end(aq);
+}
+
+/*
+ * __vstring(item, fmt, va) of Linux 6.1 takes the format and a va_list *;
+ * __vstring(item, vf) of 6.10 and later a struct va_format * (->fmt,
+ * ->va).  Both are accepted: the macros pick by the number of arguments.
+ */
+# define __ustrace_pick3(a, b, c, ...)	c
+# define __ustrace_vstr_fmt(...)					\
+	__ustrace_pick3(__VA_ARGS__, __ustrace_vstr_fmt2, __ustrace_vstr_fmt1)(__VA_ARGS__)
+# define __ustrace_vstr_fmt1(vf)	((vf)->fmt)
+# define __ustrace_vstr_fmt2(fmt, va)	(fmt)
+# define __ustrace_vstr_va(...)						\
+	__ustrace_pick3(__VA_ARGS__, __ustrace_vstr_va2, __ustrace_vstr_va1)(__VA_ARGS__)
+# define __ustrace_vstr_va1(vf)		((vf)->va)
+# define __ustrace_vstr_va2(fmt, va)	(va)
 #endif
 
 #undef TRACE_EVENT
 #define TRACE_EVENT(name, proto, args, tstruct, assign, print)		\
 	DECLARE_EVENT_CLASS(name, PARAMS(proto), PARAMS(args),		\
-			    PARAMS(tstruct), PARAMS(assign), PARAMS(print)); \
+			    PARAMS(tstruct), PARAMS(assign), PARAMS(print)) \
 	DEFINE_EVENT(name, name, PARAMS(proto), PARAMS(args))
 
 #undef TRACE_EVENT_CONDITION
@@ -70,30 +144,75 @@ static inline const char *__ustrace_str_or_null(const char *s)
 	TRACE_EVENT(name, PARAMS(proto), PARAMS(args), PARAMS(tstruct),	\
 		    PARAMS(assign), PARAMS(print))
 
+#undef TRACE_EVENT_FN_COND
+#define TRACE_EVENT_FN_COND(name, proto, args, cond, tstruct, assign, print, \
+			    reg, unreg)					\
+	TRACE_EVENT(name, PARAMS(proto), PARAMS(args), PARAMS(tstruct),	\
+		    PARAMS(assign), PARAMS(print))
+
+#undef TRACE_EVENT_SYSCALL
+#define TRACE_EVENT_SYSCALL(name, proto, args, tstruct, assign, print,	\
+			    reg, unreg)					\
+	TRACE_EVENT(name, PARAMS(proto), PARAMS(args), PARAMS(tstruct),	\
+		    PARAMS(assign), PARAMS(print))
+
+#undef DECLARE_EVENT_SYSCALL_CLASS
+#define DECLARE_EVENT_SYSCALL_CLASS(name, proto, args, tstruct, assign, print) \
+	DECLARE_EVENT_CLASS(name, PARAMS(proto), PARAMS(args),		\
+			    PARAMS(tstruct), PARAMS(assign), PARAMS(print))
+
 #undef DEFINE_EVENT_CONDITION
 #define DEFINE_EVENT_CONDITION(template, name, proto, args, cond)	\
 	DEFINE_EVENT(template, name, PARAMS(proto), PARAMS(args))
 
+#undef DEFINE_EVENT_FN
+#define DEFINE_EVENT_FN(template, name, proto, args, reg, unreg)	\
+	DEFINE_EVENT(template, name, PARAMS(proto), PARAMS(args))
+
+/* Compiled-out events define nothing. */
+#undef TRACE_EVENT_NOP
+#define TRACE_EVENT_NOP(name, proto, args, tstruct, assign, print)
+#undef DECLARE_EVENT_CLASS_NOP
+#define DECLARE_EVENT_CLASS_NOP(name, proto, args, tstruct, assign, print)
+#undef DEFINE_EVENT_NOP
+#define DEFINE_EVENT_NOP(template, name, proto, args)
+
 /* Tracepoints without an event record nothing. */
 #undef DECLARE_TRACE
-#define DECLARE_TRACE(name, proto, args)				\
-	extern int __ustrace_declared_##name
+#define DECLARE_TRACE(name, proto, args)
 #undef DECLARE_TRACE_CONDITION
-#define DECLARE_TRACE_CONDITION(name, proto, args, cond)		\
-	extern int __ustrace_declared_##name
+#define DECLARE_TRACE_CONDITION(name, proto, args, cond)
+#undef DECLARE_TRACE_SYSCALL
+#define DECLARE_TRACE_SYSCALL(name, proto, args)
+#undef DECLARE_TRACE_EVENT
+#define DECLARE_TRACE_EVENT(name, proto, args)
+#undef DECLARE_TRACE_EVENT_CONDITION
+#define DECLARE_TRACE_EVENT_CONDITION(name, proto, args, cond)
+#undef DECLARE_TRACE_EVENT_SYSCALL
+#define DECLARE_TRACE_EVENT_SYSCALL(name, proto, args)
+
+/* Only stage 7 acts on these. */
+#undef TRACE_DEFINE_ENUM
+#define TRACE_DEFINE_ENUM(a)
+#undef TRACE_DEFINE_SIZEOF
+#define TRACE_DEFINE_SIZEOF(a)
+#undef TRACE_EVENT_FLAGS
+#define TRACE_EVENT_FLAGS(event, flag)
+#undef TRACE_EVENT_PERF_PERM
+#define TRACE_EVENT_PERF_PERM(event, ...)
 
 #undef TP_STRUCT__entry
 #define TP_STRUCT__entry(...)	__VA_ARGS__
 #undef TP_fast_assign
 #define TP_fast_assign(...)	__VA_ARGS__
 
+/* Only <trace/define_trace.h> says which header to read. */
+#ifdef TRACE_INCLUDE
+
 /*
  * The prototypes name arguments that a stage may not use; the rest of the
  * warnings stay on.
  */
-/* Only <trace/define_trace.h> says which header to read. */
-#ifdef TRACE_INCLUDE
-
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wunused-parameter"
 
@@ -126,19 +245,50 @@ static inline const char *__ustrace_str_or_null(const char *s)
 
 #undef __entry
 #undef __field
+#undef __field_ext
 #undef __field_struct
+#undef __field_struct_ext
 #undef __array
 #undef __dynamic_array
 #undef __string
 #undef __string_len
+#undef __vstring
 #undef __bitmask
+#undef __cpumask
+#undef __sockaddr
+#undef __rel_dynamic_array
+#undef __rel_string
+#undef __rel_string_len
+#undef __rel_bitmask
+#undef __rel_cpumask
+#undef __rel_sockaddr
 #undef __get_dynamic_array
 #undef __get_dynamic_array_len
+#undef __get_rel_dynamic_array
+#undef __get_rel_dynamic_array_len
 #undef __get_str
+#undef __get_rel_str
 #undef __get_bitmask
+#undef __get_rel_bitmask
+#undef __get_cpumask
+#undef __get_rel_cpumask
+#undef __get_sockaddr
+#undef __get_rel_sockaddr
 #undef __assign_str
 #undef __assign_str_len
+#undef __assign_rel_str
+#undef __assign_rel_str_len
+#undef __assign_vstr
 #undef __assign_bitmask
+#undef __assign_rel_bitmask
+#undef __assign_cpumask
+#undef __assign_rel_cpumask
+#undef __assign_sockaddr
+#undef __assign_rel_sockaddr
+#undef __print_dynamic_array
+#undef __print_hex_dump
+#undef __print_ns_to_secs
+#undef __print_ns_without_secs
 #undef TP_printk
 #undef TP_STRUCT__entry
 #undef TP_fast_assign

@@ -9,3 +9,15 @@
 # ustrace_tracefs_mount() returns -ENOSYS.
 
 $(call add-cflags,$(d)/tracefs_fuse.c,$(FUSE_CFLAGS))
+
+# trace_syscalls.c names the system calls of this architecture (the hist
+# .syscall modifier) from the kernel headers' __NR_ numbers, as the
+# compiler sees them: include/generated/syscall_names.h.
+syscall-names	:= $(obj)include/generated/syscall_names.h
+$(syscall-names): $(autoconf_h)
+	$(call msg,GEN,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)echo '#include <asm/unistd.h>' | $(CC) -dM -E -x c - | \
+		sed -n 's/^#define __NR_\([a-z0-9_]*\) \([0-9][0-9]*\)$$/SYSCALL(\2, \1)/p' | \
+		sort -t'(' -k2 -n > $@.tmp && mv -f $@.tmp $@
+$(call objs-of,$(d)/trace_syscalls.c): $(syscall-names)

@@ -72,18 +72,29 @@ static void cmdline_fork_init(void)
 void trace_save_cmdline(int pid)
 {
 	char comm[TRACE_COMM_LEN] = "";
-	struct saved_cmdline *sc;
 
 	if (pid <= 0)
 		return;
 	if (prctl(PR_GET_NAME, comm, 0, 0, 0) < 0)
 		return;
-	comm[TRACE_COMM_LEN - 1] = '\0';
+	trace_save_cmdline_of(pid, (int)getpid(), comm);
+}
+
+/* The name @comm of thread @pid of process @tgid (a trace_marker writer's). */
+void trace_save_cmdline_of(int pid, int tgid, const char *comm)
+{
+	size_t n = strnlen(comm, TRACE_COMM_LEN - 1);
+	struct saved_cmdline *sc;
+
+	if (pid <= 0)
+		return;
 	sc = &saved_cmdlines[(unsigned int)pid % SAVED_CMDLINES];
 	pthread_mutex_lock(&cmdline_lock);
 	sc->pid = pid;
-	sc->tgid = (int)getpid();
-	memcpy(sc->comm, comm, sizeof(comm));
+	sc->tgid = tgid;
+
+	memcpy(sc->comm, comm, n);
+	sc->comm[n] = '\0';
 	pthread_mutex_unlock(&cmdline_lock);
 }
 
@@ -749,11 +760,12 @@ static void print_nop(struct trace_seq *s, const struct trace_entry *entry)
 
 /*
  * The event's own text (funcs->trace): "name: TP_printk output\n", or the
- * ftrace events' texts.  With the event mutex held.
+ * ftrace events' texts; %p raw with the hash-ptr option off.  With the
+ * event mutex held.
  */
 static void print_event_text(struct trace_seq *s, struct trace_event_call *call,
 			     const struct trace_entry *entry, const void *data,
-			     unsigned int len)
+			     unsigned int len, unsigned long opts)
 {
 	if (!call) {
 		trace_seq_printf(s, "Unknown type %d\n", entry->type);
@@ -763,7 +775,8 @@ static void print_event_text(struct trace_seq *s, struct trace_event_call *call,
 	} else {
 		trace_seq_puts(s, call->name);
 		trace_seq_putmem(s, ": ", 2);
-		if (trace_print_event(s, data, len))
+		if (trace_print_event_flags(s, data, len,
+					    OPT(opts, HASH_PTR) ? 0 : TRACE_PRINT_RAW_PTR))
 			trace_seq_puts(s, "[bad record]");
 		trace_seq_putc(s, '\n');
 	}
@@ -844,7 +857,7 @@ static void print_event_line(struct trace_iterator *iter, struct trace_seq *s,
 			print_lat_context(iter, s, &entry, cpu, ts, next_ts);
 		else if (OPT(opts, CONTEXT_INFO))
 			print_context(iter, s, &entry, cpu, ts);
-		print_event_text(s, call, &entry, data, len);
+		print_event_text(s, call, &entry, data, len, iter->opts);
 	}
 	trace_event_unlock();
 }

@@ -395,7 +395,8 @@ static void out_metadata(struct dat_out *o)
 	out_ftrace_formats(o);
 	out_event_formats(o);
 	out_sized_text(o, SEC_KALLSYMS, info->kallsyms, strlen(info->kallsyms), false);
-	out_sized_text(o, SEC_PRINTK, "", 0, false);
+	out_sized_text(o, SEC_PRINTK, info->printk ? info->printk : "",
+		       info->printk ? strlen(info->printk) : 0, false);
 	out_sized_text(o, SEC_CMDLINES, info->cmdlines, info->cmdlines_len, true);
 }
 

@@ -72,6 +72,7 @@ struct trace_dat_cpu {
  * @header_event: events/header_event
  * @formats:      every event's format, ftrace ones and the others
  * @kallsyms:     "ADDR TYPE NAME\n" lines, may be empty
+ * @printk:       "0xADDR : \"text\"\n" lines (printk_formats), or NULL
  * @cmdlines:     saved_cmdlines
  * @clock_list:   trace_clock ("[local] global ...")
  * @clock:        the clock in use
@@ -85,6 +86,7 @@ struct trace_dat_info {
 	const char			*header_event;
 	const struct trace_dat_format	*formats;
 	const char			*kallsyms;
+	const char			*printk;
 	const char			*cmdlines;
 	size_t				cmdlines_len;
 	const char			*clock_list;

@@ -247,6 +247,7 @@ int __ustrace_add_event_call(struct trace_event_call *call)
 		goto out;
 	call->id = id;
 	event_calls[nr_event_calls++] = call;
+	trace_eval_event_added(call);
 	notify_event(call, 1);
 out:
 	pthread_mutex_unlock(&event_mutex);
@@ -300,6 +301,7 @@ int __ustrace_remove_event_call(struct trace_event_call *call)
 		free(gone[i]);
 	}
 	free(gone);
+	trace_eval_event_removed(call);
 	free(call->priv);
 	call->priv = NULL;
 	call->id = 0;

@@ -37,7 +37,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/prctl.h>
 #include <sys/uio.h>
 
 #include <linux/trace_events.h>
@@ -69,6 +68,7 @@
 	FERR(ILLEGAL_INTVAL,	"Illegal integer value")		\
 	FERR(BAD_SUBSYS_FILTER,	"Couldn't find or set field in one of a subsystem's events") \
 	FERR(TOO_MANY_PREDS,	"Too many terms in predicate expression") \
+	FERR(INVALID_FILTER,	"Meaningless filter expression")	\
 	FERR(INVALID_CPULIST,	"Invalid cpulist")			\
 	FERR(INVALID_VALUE,	"Invalid value (did you forget quotes)?") \
 	FERR(NO_FUNCTION,	"Function not found")			\
@@ -123,6 +123,7 @@ enum {
 	FI_FALSE,	/* a comparison the kernel never satisfies */
 	FI_STR,		/* char array in the record */
 	FI_DSTR,	/* __data_loc string */
+	FI_RSTR,	/* __rel_loc string */
 	FI_PSTR,	/* char * into the program's memory */
 	FI_COMM,	/* the thread's name */
 };
@@ -276,6 +277,7 @@ enum {
 	FIELD_NUM,
 	FIELD_STR,	/* char[N] */
 	FIELD_DSTR,	/* __data_loc char[] */
+	FIELD_RSTR,	/* __rel_loc char[] */
 	FIELD_PSTR,	/* char *, const char * */
 	FIELD_CPU,	/* CPU, cpu, common_cpu */
 	FIELD_COMM,	/* COMM, comm */
@@ -306,6 +308,8 @@ static int field_kind(const char *type)
 {
 	if (strstr(type, "__data_loc") && strstr(type, "char"))
 		return FIELD_DSTR;
+	if (strstr(type, "__rel_loc") && strstr(type, "char"))
+		return FIELD_RSTR;
 	if (strchr(type, '[') && strstr(type, "char"))
 		return FIELD_STR;
 	if (!strcmp(type, "char *") || !strcmp(type, "const char *"))
@@ -634,7 +638,8 @@ static int parse_string(struct parser *ps, const char *s, int *i, int base, int 
 		in->kind = FI_STR;
 		break;
 	case FIELD_DSTR:
-		in->kind = FI_DSTR;
+	case FIELD_RSTR:
+		in->kind = ref->kind == FIELD_DSTR ? FI_DSTR : FI_RSTR;
 		in->size = 4;
 		break;
 	default:
@@ -1090,9 +1095,10 @@ static int close_group(struct parser *ps, struct pframe *f)
 
 /*
  * The expression: '(' and '!' before a predicate, then "&&", "||", ")"
- * or the end after it; && binds tighter than ||.  The kernel takes an
- * expression that ends with a dangling "&&" or "||" (and '!'s) as the
- * expression before it; so does this.
+ * or the end after it; && binds tighter than ||.  An expression that
+ * ends after "&&", "||" or '!' with predicates before it is meaningless
+ * to the kernel (EINVAL, the caret at the end); with none, there is no
+ * filter.
  * Return: the root node, or -errno.
  */
 static int parse_expr(struct parser *ps)
@@ -1122,11 +1128,9 @@ static int parse_expr(struct parser *ps)
 			i++;
 			continue;
 		}
-		if (!s[i]) {
-			if (!ps->nr_insns)
-				return parse_fail(ps, FILT_ERR_NO_FILTER, i, EINVAL);
-			break;	/* after a dangling && or || */
-		}
+		if (!s[i])
+			return parse_fail(ps, ps->nr_insns ? FILT_ERR_INVALID_FILTER :
+					  FILT_ERR_NO_FILTER, i, EINVAL);
 		len = parse_pred(ps, s + i, i + 1);
 		if (len < 0)
 			return len;
@@ -1426,15 +1430,16 @@ static bool str_eval(const struct filter_insn *in, const unsigned char *rec, uns
 	case FI_STR:
 		return str_match(in, (const char *)rec + in->offset, in->size) ^ in->not;
 	case FI_DSTR:
+	case FI_RSTR:
+		/* A __rel_loc counts from the end of its word. */
 		memcpy(&loc, rec + in->offset, sizeof(loc));
-		off = loc & 0xffff;
+		off = (loc & 0xffff) + (in->kind == FI_RSTR ? in->offset + 4 : 0);
 		n = loc >> 16;
 		if (off > len || n > len - off)
 			return false;
 		return str_match(in, (const char *)rec + off, n) ^ in->not;
 	case FI_COMM:
-		memset(comm, 0, sizeof(comm));
-		prctl(PR_GET_NAME, comm, 0, 0, 0);
+		trace_current_comm(comm);
 		return str_match(in, comm, sizeof(comm)) ^ in->not;
 	default:
 		return pstr_eval(in, rec);

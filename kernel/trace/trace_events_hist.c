@@ -24,8 +24,7 @@
  * the table, waits for the probes, and empties it.
  *
  * Not implemented: variables, expressions, actions (onmatch, onmax,
- * onchange), synthetic events, the .syscall modifier.  They are refused
- * with an error_log entry.
+ * onchange), synthetic events.  They are refused with an error_log entry.
  */
 #define __USTRACE_CORE
 #include <ctype.h>
@@ -99,6 +98,7 @@ enum {
 	HIST_FL_SYM		= 1 << 4,
 	HIST_FL_SYM_OFFSET	= 1 << 5,
 	HIST_FL_EXECNAME	= 1 << 6,
+	HIST_FL_SYSCALL		= 1 << 7,
 	HIST_FL_STACKTRACE	= 1 << 8,
 	HIST_FL_LOG2		= 1 << 9,
 	HIST_FL_TIMESTAMP	= 1 << 10,
@@ -320,7 +320,7 @@ static unsigned char *hist_map_insert(struct hist_map *map, const unsigned char 
 			elt = hist_elt(map, n);
 			memcpy(elt + map->key_off, key, map->key_size);
 			if (map->comm_off)
-				prctl(PR_GET_NAME, (char *)elt + map->comm_off, 0, 0, 0);
+				trace_current_comm((char *)elt + map->comm_off);
 			__atomic_store_n(&slot->elt, n + 1, __ATOMIC_RELEASE);
 			return elt;
 		}
@@ -524,6 +524,7 @@ static const struct {
 	{ HIST_FL_SYM,			"sym" },
 	{ HIST_FL_SYM_OFFSET,		"sym-offset" },
 	{ HIST_FL_EXECNAME,		"execname" },
+	{ HIST_FL_SYSCALL,		"syscall" },
 	{ HIST_FL_LOG2,			"log2" },
 	{ HIST_FL_BUCKET,		"buckets" },
 	{ HIST_FL_TIMESTAMP_USECS,	"usecs" },
@@ -636,6 +637,11 @@ static void print_key(struct hist_buf *b, const struct hist_data *hd, const unsi
 		} else if (f->flags & HIST_FL_EXECNAME) {
 			hb_printf(b, "%s: %-16.16s[%10llu]", f->name,
 				  (const char *)elt + hd->map->comm_off, (unsigned long long)v);
+		} else if (f->flags & HIST_FL_SYSCALL) {
+			const char *sc = trace_syscall_name(v);
+
+			hb_printf(b, "%s: %-30s[%3llu]", f->name, sc ? sc : "unknown_syscall",
+				  (unsigned long long)v);
 		} else if (f->src == SRC_STACK) {
 			hb_puts(b, "stacktrace:\n");
 			for (unsigned int k = 0; k < HIST_STACK_DEPTH; k++) {
@@ -953,6 +959,8 @@ static int parse_atom(struct hist_parse *hp, const char *field_str, unsigned lon
 			flags |= HIST_FL_SYM_OFFSET;
 		} else if (!strcmp(modifier, "execname") && !strcmp(name, "common_pid")) {
 			flags |= HIST_FL_EXECNAME;
+		} else if (!strcmp(modifier, "syscall")) {
+			flags |= HIST_FL_SYSCALL;
 		} else if (!strcmp(modifier, "log2")) {
 			flags |= HIST_FL_LOG2;
 		} else if (!strcmp(modifier, "usecs")) {

@@ -13,13 +13,17 @@
 struct trace_buffer;
 struct trace_event_call;
 struct trace_array;
+struct trace_seq;
 
 /**
  * struct trace_event_priv - what the library keeps per registered event
+ * @print_fmt: the print fmt with the TRACE_DEFINE_ENUM() values written
+ *             in (trace_eval.c), or NULL for the event's own
  * @nr_fields: entries in the class's fields_array
  * @offsets:   the offset of each field in the record
  */
 struct trace_event_priv {
+	char		*print_fmt;
 	unsigned int	nr_fields;
 	unsigned int	offsets[];
 };
@@ -140,6 +144,9 @@ enum trace_option {
  *               replaced whole (the probe reads them under the tracepoint
  *               read lock)
  * @nr_pids:     their lengths
+ * @marker_file: the file of ftrace:print (trace_marker's records), made
+ *               when a trigger is set on it (the kernel's
+ *               trace_marker_file); the marker write reads it unlocked
  *
  * Everything is under the event mutex except what the probe reads.
  */
@@ -157,6 +164,7 @@ struct trace_array {
 	bool				pid_filtered;
 	pid_t				*pids[2];
 	size_t				nr_pids[2];
+	struct trace_event_file		*marker_file;
 };
 
 /* The options a new instance starts with (trace_instance.c). */
@@ -261,6 +269,11 @@ int trace_current_tid(void);
  */
 #define TRACE_MARKER_IP		(~0ul << 12)
 
+/*
+ * trace_marker.c: ftrace:print, the one event without a tracepoint that
+ * takes triggers (as in Linux 6.18: its records are trace_marker's).
+ */
+bool trace_marker_is_print(const struct trace_event_call *call);
 /* trace_marker.c: the text of ftrace:print and ftrace:raw_data records. */
 struct trace_seq;
 int trace_ftrace_print(struct trace_seq *s, const void *rec, unsigned int len);
@@ -270,11 +283,44 @@ int trace_ftrace_print_msg(struct trace_seq *s, const void *rec, unsigned int le
 #define TRACE_STACK_ID		4
 int trace_stack_print(struct trace_seq *s, const void *rec, unsigned int len);
 
+/*
+ * trace_eval.c: an event registered (its system's TRACE_DEFINE_ENUM()
+ * maps apply to its print fmt) or going; with the event mutex held.
+ */
+void trace_eval_event_added(struct trace_event_call *call);
+void trace_eval_event_removed(struct trace_event_call *call);
+
+/*
+ * trace_printf.c: the rendering of one record by this thread, between
+ * begin and end: how %p prints (TRACE_PRINT_*), and what the %p
+ * extensions may read (the record, the scratch text).
+ */
+#define TRACE_PRINT_RAW_PTR	(1u << 0)	/* hash-ptr off: %p is %px */
+void trace_printf_begin(unsigned int flags, const void *rec, unsigned int len,
+			const struct trace_seq *scratch);
+void trace_printf_end(void);
+/* trace_output.c: trace_print_event() with TRACE_PRINT_* flags. */
+int trace_print_event_flags(struct trace_seq *s, const void *entry, unsigned int len,
+			    unsigned int flags);
+
 void trace_event_lock(void);
 void trace_event_unlock(void);
 /* With trace_event_lock() held. */
 struct trace_event_call *trace_find_event_call_by_id(int id);
 /* kernel/trace/trace.c: remember the calling thread's name for @pid. */
 void trace_save_cmdline(int pid);
+void trace_save_cmdline_of(int pid, int tgid, const char *comm);
+/*
+ * trace_marker.c: the thread whose write(2) the calling thread serves
+ * (tracefs over FUSE says who wrote), 0 for none: trace_marker records
+ * carry its pid and name and land on its CPU.
+ */
+void trace_marker_writer(pid_t tid);
+/*
+ * The name of the task an event is of, for execname keys and comm
+ * filters: a trace_marker writer's while its record is made, else the
+ * calling thread's.
+ */
+void trace_current_comm(char comm[16]);
 
 #endif /* _USTRACE_KERNEL_TRACE_EVENTS_INTERNAL_H */

@@ -954,7 +954,7 @@ int trace_array_set_trigger(struct trace_array *tr, struct trace_event_call *cal
 	p.tr = tr ? tr : trace_array_top_locked();
 	if (!p.tr || !trace_event_call_registered(call))
 		ret = p.tr ? -ENOENT : -ENOMEM;
-	else if (call->flags & TRACE_EVENT_FL_IGNORE_ENABLE)
+	else if ((call->flags & TRACE_EVENT_FL_IGNORE_ENABLE) && !trace_marker_is_print(call))
 		ret = -EINVAL;
 	else if (!(p.file = trace_array_file_locked(p.tr, call, true)))
 		ret = -ENOMEM;

@@ -76,6 +76,8 @@ static struct trace_event_file *find_file(struct trace_array *tr,
 {
 	unsigned int i;
 
+	if (trace_marker_is_print(call))
+		return tr->marker_file;
 	if (call->id < TRACE_EVENT_FIRST_ID)
 		return NULL;
 	i = call_index(call);
@@ -89,6 +91,17 @@ static struct trace_event_file *get_file(struct trace_array *tr,
 	struct trace_event_file *file, **files;
 	unsigned int i;
 
+	if (trace_marker_is_print(call)) {
+		if (!tr->marker_file && (file = calloc(1, sizeof(*file)))) {
+			file->event_call = call;
+			file->tr = tr;
+			file->buffer = tr->buffer;
+			file->id = (unsigned short)call->id;
+			/* Read by trace_marker.c without the mutex. */
+			__atomic_store_n(&tr->marker_file, file, __ATOMIC_RELEASE);
+		}
+		return tr->marker_file;
+	}
 	if (call->id < TRACE_EVENT_FIRST_ID)
 		return NULL;
 	i = call_index(call);
@@ -121,10 +134,13 @@ static unsigned long file_flags(const struct trace_event_file *file)
 	return __atomic_load_n(&file->flags, __ATOMIC_RELAXED);
 }
 
+/* ftrace:print has no tracepoint: trace_marker.c reads its flags itself. */
 static int file_attach(struct trace_event_file *file)
 {
 	struct trace_event_call *call = file->event_call;
 
+	if (!call->tp)
+		return 0;
 	return tracepoint_probe_register(call->tp, call->event_class->probe, file);
 }
 
@@ -133,7 +149,8 @@ static void file_detach(struct trace_event_file *file)
 	struct trace_event_call *call = file->event_call;
 
 	/* -ENOENT: the core detached it when its object went away. */
-	tracepoint_probe_unregister(call->tp, call->event_class->probe, file);
+	if (call->tp)
+		tracepoint_probe_unregister(call->tp, call->event_class->probe, file);
 }
 
 /*
@@ -382,6 +399,7 @@ int trace_array_destroy(struct trace_array *tr)
 		free(tr->files[i]);
 	}
 	free(tr->files);
+	free(tr->marker_file);
 	free(tr->pids[0]);
 	free(tr->pids[1]);
 	ring_buffer_free(tr->buffer);

@@ -13,11 +13,18 @@
  */
 #define __USTRACE_CORE
 #include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
 #include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/prctl.h>
 
 #include <linux/ring_buffer.h>
 #include <linux/trace_events.h>
+#include <linux/tracepoint.h>
 
 #include "trace_array.h"
 #include "trace_events_internal.h"
@@ -86,6 +93,11 @@ static struct trace_event_call ftrace_raw_data_call = {
 	.id		= TRACE_RAW_DATA_ID,
 	.flags		= TRACE_EVENT_FL_IGNORE_ENABLE | TRACE_EVENT_FL_FTRACE,
 };
+
+bool trace_marker_is_print(const struct trace_event_call *call)
+{
+	return call == &ftrace_print_call;
+}
 
 __attribute__((__constructor__))
 static void trace_marker_init(void)
@@ -182,9 +194,123 @@ int trace_ftrace_print_msg(struct trace_seq *s, const void *rec, unsigned int le
 	return 0;
 }
 
+/*
+ * Who the record is of.  The kernel records the task that wrote; a write
+ * served by the tracefs server is another thread's, whose id FUSE gives
+ * (trace_marker_writer()): the record carries that thread's id and, in
+ * the saved names, its name, and goes to the ring of the CPU it last ran
+ * on, which the server moves to for the record (as near as a program can
+ * know where a blocked writer is).  Other writes are the calling thread's.
+ */
+static __thread pid_t marker_writer_tid;
+static __thread char marker_writer_comm[16];	/* while recording: its name */
+
+void trace_marker_writer(pid_t tid)
+{
+	marker_writer_tid = tid;
+}
+
+void trace_current_comm(char comm[16])
+{
+	if (marker_writer_comm[0]) {
+		memcpy(comm, marker_writer_comm, 16);
+		return;
+	}
+	memset(comm, 0, 16);
+	prctl(PR_GET_NAME, comm, 0, 0, 0);
+	comm[15] = '\0';
+}
+
+/* @tid's name, process and last CPU from /proc; false when it is gone. */
+static bool writer_of(pid_t tid, char comm[16], pid_t *tgid, int *cpu)
+{
+	char path[64], buf[1024], *p;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	/* "tid (comm) state ppid ...": the name may hold spaces and parens. */
+	p = strrchr(buf, ')');
+	if (!p || !strchr(buf, '('))
+		return false;
+	n = p - strchr(buf, '(') - 1;
+	if (n > 15)
+		n = 15;
+	memcpy(comm, strchr(buf, '(') + 1, (size_t)n);
+	comm[n] = '\0';
+	/* Field 39 is the CPU; fields 3.. follow the ')'. */
+	*cpu = -1;
+	for (int field = 3; (p = strchr(p + 1, ' ')); field++)
+		if (field == 39) {
+			*cpu = atoi(p + 1);
+			break;
+		}
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)tid);
+	*tgid = tid;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		n = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		if (n > 0) {
+			buf[n] = '\0';
+			p = strstr(buf, "\nTgid:");
+			if (p)
+				*tgid = (pid_t)atoi(p + 6);
+		}
+	}
+	return true;
+}
+
+struct marker_ctx {
+	pid_t		pid;
+	bool		moved;
+	cpu_set_t	saved;
+};
+
+/* Before the record: its pid, and the writer's CPU to record on. */
+static void marker_begin(struct marker_ctx *c)
+{
+	char comm[16];
+	pid_t tgid;
+	int cpu;
+
+	c->moved = false;
+	c->pid = (pid_t)trace_current_tid();
+	if (!marker_writer_tid || !writer_of(marker_writer_tid, comm, &tgid, &cpu))
+		return;
+	c->pid = marker_writer_tid;
+	trace_save_cmdline_of(c->pid, tgid, comm);
+	memcpy(marker_writer_comm, comm, sizeof(marker_writer_comm));
+	if (cpu < 0 || cpu >= CPU_SETSIZE || sched_getcpu() == cpu ||
+	    sched_getaffinity(0, sizeof(c->saved), &c->saved))
+		return;
+	{
+		cpu_set_t one;
+
+		CPU_ZERO(&one);
+		CPU_SET(cpu, &one);
+		c->moved = !sched_setaffinity(0, sizeof(one), &one);
+	}
+}
+
+static void marker_end(struct marker_ctx *c)
+{
+	marker_writer_comm[0] = '\0';
+	if (c->moved)
+		sched_setaffinity(0, sizeof(c->saved), &c->saved);
+}
+
 /* Reserve a record of @type in @tr's buffer; errno as the kernel's write. */
 static void *marker_reserve(struct trace_array *tr, struct ring_buffer_event **event,
-			    unsigned short type, size_t len)
+			    unsigned short type, size_t len, pid_t pid)
 {
 	struct trace_entry *ent;
 
@@ -194,7 +320,7 @@ static void *marker_reserve(struct trace_array *tr, struct ring_buffer_event **e
 	ent = ring_buffer_event_data(*event);
 	memset(ent, 0, len);
 	ent->type = type;
-	ent->pid = (int)trace_current_tid();
+	ent->pid = pid;
 	return ent;
 }
 
@@ -211,12 +337,31 @@ static void *marker_reserve(struct trace_array *tr, struct ring_buffer_event **e
  * recorded); -EINVAL (the markers option is off); -EBADF (not recorded:
  * tracing off, full).
  */
+/*
+ * ftrace:print's triggers (Linux 6.18 takes them), at the probe's three
+ * points: those that need no record before it is reserved, the others on
+ * the record before its newline is added (as the kernel's
+ * tracing_mark_write()), the post triggers after the commit.  The file
+ * and its trigger list are read as the probe reads an event's.
+ */
+static unsigned long marker_trigger_flags(struct trace_array *tr,
+					  struct trace_event_file **file)
+{
+	*file = __atomic_load_n(&tr->marker_file, __ATOMIC_ACQUIRE);
+	return *file ? __atomic_load_n(&(*file)->flags, __ATOMIC_RELAXED) &
+		       (EVENT_FILE_FL_TRIGGER_MODE | EVENT_FILE_FL_TRIGGER_COND) : 0;
+}
+
 ssize_t trace_array_marker_write(struct trace_array *tr, const char *buf, size_t len)
 {
 	struct ring_buffer_event *event;
+	struct trace_event_file *file;
+	struct marker_ctx mc;
 	const unsigned long ip = TRACE_MARKER_IP;
+	unsigned long trig;
+	unsigned int tt = 0;
+	size_t n = len < MARKER_MAX_TEXT ? len : MARKER_MAX_TEXT, size;
 	char *p;
-	size_t n = len < MARKER_MAX_TEXT ? len : MARKER_MAX_TEXT;
 	bool nl;
 
 	if (!tr)
@@ -228,14 +373,29 @@ ssize_t trace_array_marker_write(struct trace_array *tr, const char *buf, size_t
 	if (!len)
 		return 0;
 	nl = buf[n - 1] != '\n';
-	p = marker_reserve(tr, &event, TRACE_PRINT_ID, sizeof(struct print_entry) + n + nl + 1);
-	if (!p)
+	size = sizeof(struct print_entry) + n + nl + 1;
+	marker_begin(&mc);
+	__ustrace_tp_read_lock();	/* the triggers' lifetime, as in a probe */
+	trig = marker_trigger_flags(tr, &file);
+	if ((trig & EVENT_FILE_FL_TRIGGER_MODE) && trace_triggers_pre)
+		trace_triggers_pre(file);
+	p = marker_reserve(tr, &event, TRACE_PRINT_ID, size, mc.pid);
+	if (!p) {
+		__ustrace_tp_read_unlock();
+		marker_end(&mc);
 		return -EBADF;
+	}
 	memcpy(p + offsetof(struct print_entry, ip), &ip, sizeof(ip));
 	memcpy(p + offsetof(struct print_entry, buf), buf, n);
+	if ((trig & EVENT_FILE_FL_TRIGGER_COND) && trace_triggers_post)
+		tt = trace_triggers_post(file, p, (unsigned int)size);
 	if (nl)
 		p[offsetof(struct print_entry, buf) + n] = '\n';
 	ring_buffer_unlock_commit(tr->buffer, event);
+	if (tt && trace_triggers_post_commit)
+		trace_triggers_post_commit(file, tt);
+	__ustrace_tp_read_unlock();
+	marker_end(&mc);
 	return (ssize_t)n;
 }
 
@@ -249,6 +409,7 @@ ssize_t trace_array_marker_write(struct trace_array *tr, const char *buf, size_t
 ssize_t trace_array_marker_write_raw(struct trace_array *tr, const void *buf, size_t len)
 {
 	struct ring_buffer_event *event;
+	struct marker_ctx mc;
 	char *r;
 
 	if (!tr)
@@ -260,11 +421,13 @@ ssize_t trace_array_marker_write_raw(struct trace_array *tr, const void *buf, si
 	if (len < sizeof(unsigned int) ||
 	    len > RB_MAX_DATA_SIZE - sizeof(struct trace_entry))
 		return -EINVAL;
+	marker_begin(&mc);
 	r = marker_reserve(tr, &event, TRACE_RAW_DATA_ID,
-			   sizeof(struct trace_entry) + len);
-	if (!r)
-		return -EBADF;
-	memcpy(r + offsetof(struct raw_data_entry, id), buf, len);
-	ring_buffer_unlock_commit(tr->buffer, event);
-	return (ssize_t)len;
+			   sizeof(struct trace_entry) + len, mc.pid);
+	if (r) {
+		memcpy(r + offsetof(struct raw_data_entry, id), buf, len);
+		ring_buffer_unlock_commit(tr->buffer, event);
+	}
+	marker_end(&mc);
+	return r ? (ssize_t)len : -EBADF;
 }

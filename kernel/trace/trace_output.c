@@ -10,6 +10,7 @@
  * (which is also what libtraceevent prints).
  */
 #define __USTRACE_CORE
+#include <ctype.h>
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -31,17 +32,34 @@ static const unsigned int common_offsets[] = { 0, 2, 3, 4 };
 
 /*
  * "\tfield:char comm[16];\t..." : an array's brackets go after the name,
- * except in a __data_loc type, which is printed as it is.
+ * with its length as a number, as the kernel prints them; a __data_loc
+ * type is printed as it is (a __rel_loc one is not, in the kernel
+ * either: "__rel_loc char name[]").  A table written by hand, without
+ * .len, keeps the brackets of its type text.
  */
 static int format_field(char *buf, size_t size,
 			const struct trace_event_fields *f, unsigned int offset)
 {
 	const char *bracket = strchr(f->type, '[');
 
-	if (f->is_dynamic || !bracket)
+	/*
+	 * <stdbool.h> makes bool a macro, so __field(bool, x) reaches the
+	 * stages as _Bool; the kernel's bool is a typedef and prints as
+	 * written.
+	 */
+	if (!strcmp(f->type, "_Bool"))
+		return snprintf(buf, size,
+				"\tfield:bool %s;\toffset:%u;\tsize:%d;\tsigned:%d;\n",
+				f->name, offset, f->size, f->is_signed);
+	if (!strncmp(f->type, "__data_loc", 10) || !bracket)
 		return snprintf(buf, size,
 				"\tfield:%s %s;\toffset:%u;\tsize:%d;\tsigned:%d;\n",
 				f->type, f->name, offset, f->size, f->is_signed);
+	if (f->len)
+		return snprintf(buf, size,
+				"\tfield:%.*s %s[%d];\toffset:%u;\tsize:%d;\tsigned:%d;\n",
+				(int)(bracket - f->type), f->type, f->name, f->len,
+				offset, f->size, f->is_signed);
 	return snprintf(buf, size,
 			"\tfield:%.*s %s%s;\toffset:%u;\tsize:%d;\tsigned:%d;\n",
 			(int)(bracket - f->type), f->type, f->name, bracket,
@@ -101,7 +119,8 @@ int trace_event_format(struct trace_event_call *call, char *buf, size_t size)
 				 priv->offsets[i]);
 		advance(n);
 	}
-	n = snprintf(buf, size, "\nprint fmt: %s\n", call->print_fmt);
+	n = snprintf(buf, size, "\nprint fmt: %s\n",
+		     priv->print_fmt ? priv->print_fmt : call->print_fmt);
 	advance(n);
 	trace_event_unlock();
 	return len;
@@ -127,11 +146,12 @@ static int check_record(const struct trace_event_call *call,
 		if (!f->is_dynamic)
 			continue;
 		memcpy(&loc, rec + off, sizeof(loc));
-		doff = loc & 0xffff;
+		/* A __rel_loc counts from the end of its word. */
+		doff = (loc & 0xffff) + (f->is_dynamic == 2 ? off + 4 : 0);
 		dlen = loc >> 16;
 		if (doff > len || dlen > len - doff)
 			return -EINVAL;
-		if (!strncmp(f->type, "__data_loc char[]", 17) &&
+		if ((!strcmp(f->type, "__data_loc char[]") || !strcmp(f->type, "__rel_loc char[]")) &&
 		    (!dlen || rec[doff + dlen - 1] != '\0'))
 			return -EINVAL;
 	}
@@ -146,13 +166,22 @@ static int check_record(const struct trace_event_call *call,
  *
  * The text is the part of a trace line after "name: ", without newline;
  * libtraceevent's tep_print_event(..., "%s", TEP_PRINT_INFO) prints the
- * same for the same format and record.
+ * same for the same format and record, but for what the kernel prints
+ * differently from it too (plain %p hashed, %pS with the symbol's size).
+ * Pointers print as with the hash-ptr option on.
  *
  * Return: 0; -ENOENT when no registered event has the record's id;
  * -EINVAL when the record is shorter than its fields or one of its
  * __data_loc fields points outside it.
  */
 int trace_print_event(struct trace_seq *s, const void *entry, unsigned int len)
+{
+	return trace_print_event_flags(s, entry, len, 0);
+}
+
+/* trace_print_event() with TRACE_PRINT_* @flags (the instance's options). */
+int trace_print_event_flags(struct trace_seq *s, const void *entry, unsigned int len,
+			    unsigned int flags)
 {
 	/* Records are only 4-byte aligned in the ring buffer. */
 	union {
@@ -174,8 +203,11 @@ int trace_print_event(struct trace_seq *s, const void *entry, unsigned int len)
 	trace_event_lock();
 	call = trace_find_event_call_by_id(rec.ent.type);
 	err = call ? check_record(call, rec.bytes, len) : -ENOENT;
-	if (!err)
+	if (!err) {
+		trace_printf_begin(flags, rec.bytes, len, tmp);
 		call->output(s, tmp, rec.bytes);
+		trace_printf_end();
+	}
 	trace_event_unlock();
 	free(tmp);
 	return err;
@@ -351,6 +383,65 @@ const char *__ustrace_print_bitmask_seq(struct trace_seq *p, const void *bitmask
 		trace_seq_printf(p, "%s%0*x", i + 32 < (int)nr_bits ? "," : "",
 				 (int)((chunksz + 3) / 4), val);
 		chunksz = 32;
+	}
+	trace_seq_putc(p, 0);
+	return ret;
+}
+
+/*
+ * One row of __print_hex_dump(), as the kernel's hex_dump_to_buffer():
+ * groups of 1, 2, 4 or 8 bytes (read as little-endian numbers), then with
+ * @ascii the printable characters from a fixed column.
+ */
+static void hex_dump_row(struct trace_seq *p, const unsigned char *ptr, size_t len,
+			 int rowsize, int groupsize, bool ascii)
+{
+	int ascii_column = rowsize * 2 + rowsize / groupsize + 1, lx = 0;
+	size_t j;
+
+	for (j = 0; j < len / (size_t)groupsize; j++) {
+		unsigned long long v = 0;
+
+		memcpy(&v, ptr + j * (size_t)groupsize, (size_t)groupsize);
+		trace_seq_printf(p, "%s%0*llx", j ? " " : "", 2 * groupsize, v);
+		lx += (j ? 1 : 0) + 2 * groupsize;
+	}
+	if (!ascii)
+		return;
+	for (; lx < ascii_column; lx++)
+		trace_seq_putc(p, ' ');
+	for (j = 0; j < len; j++)
+		trace_seq_putc(p, ptr[j] < 0x80 && isprint(ptr[j]) ? ptr[j] : '.');
+}
+
+/* __print_hex_dump(): a newline, then one line per row, as the kernel's. */
+const char *__ustrace_print_hex_dump_seq(struct trace_seq *p, const char *prefix_str,
+					 int prefix_type, int rowsize, int groupsize,
+					 const void *buf, size_t len, bool ascii)
+{
+	const char *ret = trace_seq_buffer_ptr(p);
+	const unsigned char *ptr = buf;
+	/* The rows are @rowsize apart; the line is laid out for 16 or 32. */
+	size_t step = rowsize > 0 ? (size_t)rowsize : 16, i;
+	int row = rowsize == 32 ? 32 : 16;
+
+	trace_seq_putc(p, '\n');
+	for (i = 0; i < len; i += step) {
+		size_t linelen = len - i < step ? len - i : step;
+		int g = groupsize;
+
+		if (linelen > (size_t)row)
+			linelen = (size_t)row;
+		if ((g != 1 && g != 2 && g != 4 && g != 8) || linelen % (size_t)g)
+			g = 1;
+		if (prefix_type == DUMP_PREFIX_ADDRESS)
+			trace_event_printf(p, "%s%p: ", prefix_str, (const void *)(ptr + i));
+		else if (prefix_type == DUMP_PREFIX_OFFSET)
+			trace_seq_printf(p, "%s%.8zx: ", prefix_str, i);
+		else
+			trace_seq_puts(p, prefix_str);
+		hex_dump_row(p, ptr + i, linelen, row, g, ascii);
+		trace_seq_putc(p, '\n');
 	}
 	trace_seq_putc(p, 0);
 	return ret;

@@ -78,6 +78,7 @@
 #include "trace_dat.h"
 #include "trace_events_internal.h"
 #include "trace_record.h"
+#include "trace_syms.h"
 
 #define RECORD_DEFAULT_KB	1408ul
 #define RECORD_POLL_MS		10
@@ -570,7 +571,8 @@ static int rec_write_dat(int fd, bool nolock)
 		.header_page	= rec.header_page,
 		.header_event	= rec.header_event,
 		.formats	= __atomic_load_n(&formats, __ATOMIC_ACQUIRE),
-		.kallsyms	= rec.kallsyms,
+		.kallsyms	= trace_syms_kallsyms() ? trace_syms_kallsyms() : rec.kallsyms,
+		.printk		= trace_syms_printk(),
 		.cmdlines	= cmdlines_buf,
 		.cmdlines_len	= rec_render_cmdlines(nolock),
 		.clock_list	= rec.clock_list,
@@ -887,6 +889,7 @@ static void *rec_thread_fn(void *arg)
 			rec_serve();
 		if (__atomic_load_n(&rec.stop, __ATOMIC_ACQUIRE))
 			break;
+		trace_syms_update();	/* objects loaded since */
 		if (__atomic_exchange_n(&rec.dump_req, 0, __ATOMIC_ACQ_REL))
 			rec_dump_now();
 		busy = rec.cfg.mode == USTRACE_RECORD_PRODUCER_CONSUMER && rec.own_table &&
@@ -1480,6 +1483,8 @@ static void rec_render_static(void)
 	/* trace-cmd prints the ip of ftrace:print as the kernel's function. */
 	snprintf(rec.kallsyms, sizeof(rec.kallsyms), "%0*lx T tracing_mark_write\n",
 		 (int)(2 * sizeof(long)), TRACE_MARKER_IP);
+	/* The program's symbols and tracepoint strings (trace_syms.c). */
+	trace_syms_update();
 	rec.uname[0] = '\0';
 	if (!uname(&u))
 		snprintf(rec.uname, sizeof(rec.uname), "%s %s %s %s", u.sysname, u.nodename,
@@ -1603,6 +1608,7 @@ static int rec_finish(bool exiting)
 		return -EINVAL;
 	__atomic_store_n(&rec.writer_tid, rec_gettid(), __ATOMIC_RELEASE);
 	ring_buffer_record_off(rec.buffer);
+	trace_syms_update();
 	rec_lock();
 	err = rec_ask(NULL, 0, -1);
 	rec_unlock();

@@ -171,5 +171,7 @@ void trace_stack_prepare(void);
 unsigned int trace_stack_capture(unsigned long *ips, unsigned int max, const void *after);
 void trace_stack_record(struct trace_buffer *buffer, const void *after);
 int trace_stack_sym(char *buf, size_t size, unsigned long ip, bool offset);
+/* trace_syscalls.c: "sys_write" for this architecture's number, or NULL. */
+const char *trace_syscall_name(unsigned long long nr);
 
 #endif /* _USTRACE_KERNEL_TRACE_TRACE_TRIGGER_H */

@@ -128,8 +128,17 @@ static const struct tfs_entry no_files[] = {
 	{ NULL, NULL }
 };
 
-/* An event that cannot be enabled: what the kernel gives ftrace/print. */
+/* An event that cannot be enabled: what the kernel gives ftrace/raw_data. */
 static const struct tfs_entry fixed_event_files[] = {
+	{ "format",	&event_format_fops },
+	{ "id",		&event_id_fops },
+	{ NULL, NULL }
+};
+
+/* ftrace/print takes triggers, as in Linux 6.18 (trace_marker's records). */
+static const struct tfs_entry print_event_files[] = {
+	{ "trigger",	&event_trigger_fops },
+	{ "hist",	&event_hist_fops },
 	{ "format",	&event_format_fops },
 	{ "id",		&event_id_fops },
 	{ NULL, NULL }
@@ -190,6 +199,7 @@ static void sync_call(struct trace_event_call *call, void *priv)
 	}
 	sys->gen = ctx->gen;
 	ev = dir_get(ctx, sys, call->name, TFS_DIR_EVENT,
+		     trace_marker_is_print(call) ? print_event_files :
 		     call_fixed(call) ? fixed_event_files : event_files);
 	if (ev)
 		ev->gen = ctx->gen;

@@ -95,6 +95,7 @@
 #endif
 
 #include "../internal.h"
+#include "trace_events_internal.h"
 #include "tracefs.h"
 
 #define TFS_WORKERS		4
@@ -1140,8 +1141,12 @@ static void tfs_op_write(fuse_req_t req, fuse_ino_t ino, const char *buf, size_t
 	size_t max = __atomic_load_n(&srv->piece_max, __ATOMIC_RELAXED);
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
 	unsigned int flags = max && size + page > max ? TFS_WRITE_MORE : 0;
-	ssize_t n = tfs_write(tfs_file_of(fi), buf, size, off, flags);
+	ssize_t n;
 
+	/* trace_marker records are the writer's, whose thread FUSE names. */
+	trace_marker_writer(fuse_req_ctx(req)->pid);
+	n = tfs_write(tfs_file_of(fi), buf, size, off, flags);
+	trace_marker_writer(0);
 	(void)ino;
 	if (n < 0)
 		fuse_reply_err(req, -n);

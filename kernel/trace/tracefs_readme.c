@@ -31,7 +31,7 @@ static const char readme_text[] =
 "  saved_cmdlines\t- pid and name of the threads that recorded\n"
 "  saved_cmdlines_size\t- entries in that table\n"
 "  saved_tgids\t\t- pid and thread group, with the record-tgid option\n"
-"  printk_formats\t- empty: there is no trace_printk()\n"
+"  printk_formats\t- the tracepoint_string()s of the program\n"
 "  per_cpu/cpuN/\t\t- trace, trace_pipe, trace_pipe_raw (binary pages),\n"
 "\t\t\t  stats and buffer_size_kb of one CPU\n"
 "  instances/\t\t- mkdir NAME makes a tree of its own with its own buffer;\n"

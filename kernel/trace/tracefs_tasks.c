@@ -3,7 +3,7 @@
  * The files about threads: set_event_pid and set_event_notrace_pid (which
  * threads record), saved_cmdlines and saved_tgids (the names and thread
  * groups of the threads that recorded), saved_cmdlines_size, and
- * printk_formats (empty: a program has no trace_printk()).
+ * printk_formats (the program's tracepoint_string()s).
  */
 #include <errno.h>
 #include <limits.h>
@@ -14,6 +14,7 @@
 
 #include "trace_array.h"
 #include "trace_events_internal.h"
+#include "trace_syms.h"
 #include "tracefs_internal.h"
 
 /* The largest pid the kernel's pid lists hold (trace_pid_list_set()). */
@@ -305,7 +306,20 @@ const struct tfs_fops tfs_fops_saved_cmdlines_size = {
  * printk_formats
  */
 
+/* The program's tracepoint_string()s (trace_syms.c). */
+static int printk_formats_show(struct tfs_file *f, struct tfs_buf *b)
+{
+	const char *text;
+
+	(void)f;
+	trace_syms_update();
+	text = trace_syms_printk();
+	if (text)
+		tfs_buf_puts(b, text);
+	return b->oom ? -ENOMEM : 0;
+}
+
 const struct tfs_fops tfs_fops_printk_formats = {
 	.mode	= 0440,
-	.text	= "",
+	.show	= printk_formats_show,
 };

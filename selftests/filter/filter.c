@@ -220,7 +220,6 @@ static const struct eval_case eval_cases[] = {
 	{ "s8v == -5 && u8v == 200 && s16v == -300 && u16v == 1", 0 },
 	{ "(s8v == -5 || u8v == 0) && (s16v == 0 || u16v == 60000)", 1 },
 	{ "!((s8v == -5 || u8v == 0) && (s16v == 0 || u16v == 60000))", 0 },
-	{ "s8v == -5 &&", 1 }, { "s8v == 0 ||", 0 }, { "s8v == 0 || s8v == -5 &&", 1 },
 	/* What trace-cmd record -f writes around a filter for its pids (no set_event_pid) */
 	{ "(s8v == -5)&&((common_pid>=1&&common_pid<=2147483647)||(common_pid==0))", 1 },
 	{ "(s8v == -5)&&((common_pid<1||common_pid>2147483647)&&(common_pid!=0))", 0 },

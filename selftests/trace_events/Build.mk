@@ -31,3 +31,14 @@ $(call add-cflags,$(d)/plugin/plugin.c,-I$(srctree)/$(d))
 $(call add-prog,$(d)/te-dlopen,$(d)/dlopen.c,-ldl)
 $(obj)$(d)/te-dlopen: $(obj)$(d)/te-plugin.so
 TEST_PROGS += $(d)/te-dlopen
+
+#   te-compat   trace headers written as the kernel's: no ';' after a
+#               definition, TRACE_DEFINE_ENUM()/_SIZEOF() values in the
+#               print fmt, the _NOP forms, __assign_str() of 6.1 and 6.10,
+#               __string_len(), __rel_string(), __vstring(); TP_printk()
+#               with the kernel's %p extensions.  Static: it calls the
+#               library's internals.
+
+$(call add-static-prog,$(d)/te-compat,$(d)/compat.c)
+$(call add-cflags,$(d)/compat.c,-I$(srctree)/$(d))
+TEST_PROGS += $(d)/te-compat

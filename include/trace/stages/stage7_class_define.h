@@ -28,8 +28,16 @@
 
 #undef __get_dynamic_array
 #undef __get_dynamic_array_len
+#undef __get_rel_dynamic_array
+#undef __get_rel_dynamic_array_len
 #undef __get_str
+#undef __get_rel_str
 #undef __get_bitmask
+#undef __get_rel_bitmask
+#undef __get_cpumask
+#undef __get_rel_cpumask
+#undef __get_sockaddr
+#undef __get_rel_sockaddr
 #undef __print_flags
 #undef __print_symbolic
 #undef __print_flags_u64
@@ -44,6 +52,13 @@
 #undef __print_hex
 #undef __print_hex_str
 #undef __print_array
+#undef __print_dynamic_array
+#undef __print_hex_dump
+/* As the kernel's: what readers of the print fmt evaluate instead. */
+#undef __print_ns_to_secs
+#define __print_ns_to_secs(val)		(val) / 1000000000UL
+#undef __print_ns_without_secs
+#define __print_ns_without_secs(val)	(val) % 1000000000UL
 
 #undef TP_printk
 #define TP_printk(fmt, ...)	"\"" fmt "\", " __stringify(__VA_ARGS__)
@@ -57,7 +72,7 @@
 		.system		= TRACE_SYSTEM_STRING,			\
 		.probe		= (void *)trace_event_raw_event_##call,	\
 		.fields_array	= trace_event_fields_##call,		\
-	}
+	};
 
 #undef __ustrace_define_event
 #define __ustrace_define_event(template, call, fmt, out)		\
@@ -77,8 +92,7 @@
 	static void __ustrace_event_remove_##call(void)			\
 	{								\
 		trace_remove_event_call(&event_##call);			\
-	}								\
-	extern int __ustrace_event_stage7_##call
+	}
 
 #undef DEFINE_EVENT
 #define DEFINE_EVENT(template, call, proto, args)			\
@@ -90,3 +104,53 @@
 	static const char print_fmt_##call[] = print;			\
 	__ustrace_define_event(template, call, print_fmt_##call,	\
 			       trace_raw_output_##call)
+
+/*
+ * TRACE_DEFINE_ENUM(NAME) and TRACE_DEFINE_SIZEOF(TYPE): a map of the
+ * system from the text to its value, handed to the library when the object
+ * is loaded.  The library rewrites the print fmt of every event of the
+ * system with the value, as the kernel does when it registers events.
+ *
+ *	static struct trace_eval_map __ustrace_eval_map_7 = {
+ *		.system = "irq", .eval_string = "HI_SOFTIRQ",
+ *		.eval_value = HI_SOFTIRQ,
+ *	};
+ *	(a constructor adding it, a destructor removing it)
+ */
+#undef __ustrace_define_eval
+#define __ustrace_define_eval(str, val, n)	___ustrace_define_eval(str, val, n)
+#undef ___ustrace_define_eval
+#define ___ustrace_define_eval(str, val, n)				\
+	static struct trace_eval_map __ustrace_eval_map_##n = {		\
+		.system		= TRACE_SYSTEM_STRING,			\
+		.eval_string	= str,					\
+		.eval_value	= (unsigned long)(val),			\
+	};								\
+	__attribute__((__constructor__, __used__))			\
+	static void __ustrace_eval_add_##n(void)			\
+	{								\
+		trace_add_eval_map(&__ustrace_eval_map_##n);		\
+	}								\
+	__attribute__((__destructor__, __used__))			\
+	static void __ustrace_eval_remove_##n(void)			\
+	{								\
+		trace_remove_eval_map(&__ustrace_eval_map_##n);		\
+	}
+#undef TRACE_DEFINE_ENUM
+#define TRACE_DEFINE_ENUM(a)	__ustrace_define_eval(#a, a, __COUNTER__)
+#undef TRACE_DEFINE_SIZEOF
+#define TRACE_DEFINE_SIZEOF(a)						\
+	__ustrace_define_eval("sizeof(" #a ")", sizeof(a), __COUNTER__)
+
+/*
+ * TRACE_EVENT_FLAGS(event, flags): kept in the event's flags (only
+ * TRACE_EVENT_FL_CAP_ANY, which is for perf and changes nothing here).
+ */
+#undef TRACE_EVENT_FLAGS
+#define TRACE_EVENT_FLAGS(name, value)					\
+	__attribute__((__constructor__, __used__))			\
+	static void __ustrace_event_flags_##name(void)			\
+	{								\
+		event_##name.flags |= (value) & TRACE_EVENT_FL_CAP_ANY;	\
+	}
+

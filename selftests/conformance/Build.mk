@@ -1,0 +1,47 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+#
+# Conformance: material written by kernel and trace-cmd developers, run
+# against ustrace (README.rst says what and why).
+#
+#   conformance-fire  the corpus's event definitions (linux-6.1/trace/
+#                     events/*.h, unchanged) defined by define-*.c and
+#                     fired by fire.c; kstubs.h is the kernel they need
+#   formats.sh        each event's format against the live kernel's
+#                     (golden copies in formats-6.18/), with the drift
+#                     between 6.1 and 6.18 listed in expected-formats.txt
+#   trace-text.sh     the trace text against trace-cmd report (libtrace-
+#                     event) of the same records; its quirks listed in
+#                     expected-text.txt
+#   ftracetest-*.sh   the kernel's own ftracetest (linux-source-6.1)
+#                     against a program's tracefs; expected-ftracetest.txt
+#   libtracefs-utest.sh  libtracefs 1.6.4's unit tests (libtracefs-1.6.4/)
+#                     through the trace-cmd shim; expected-utest.txt
+#
+# The corpus's headers include <linux/sched.h>, <net/sock.h>...: in the
+# build directory each is a one-line file that includes kstubs.h (kinc/).
+
+conf-dir	:= $(d)
+conf-kinc	:= $(obj)$(d)/kinc
+conf-headers	:= asm/ptrace.h asm/syscall.h linux/alarmtimer.h linux/backing-dev.h \
+		   linux/binfmts.h linux/blkdev.h linux/blktrace_api.h linux/buffer_head.h \
+		   linux/compaction.h linux/cpufreq.h linux/hrtimer.h linux/if_vlan.h \
+		   linux/ip.h linux/ipv6.h linux/kthread.h linux/ktime.h linux/mmzone.h \
+		   linux/netdevice.h linux/node.h linux/pm_qos.h linux/rtc.h linux/sched.h \
+		   linux/sched/numa_balancing.h linux/signal.h linux/skbuff.h linux/tcp.h \
+		   linux/timer.h linux/types.h linux/workqueue.h linux/writeback.h \
+		   net/ipv6.h net/sock.h
+conf-kinc-files	:= $(addprefix $(conf-kinc)/,$(conf-headers))
+
+$(conf-kinc-files): $(conf-kinc)/%:
+	$(Q)mkdir -p $(@D) && echo '#include "kstubs.h"' > $@
+
+# The kernel's side (kstubs.h, no libc) and the program's (main.c).
+conf-ksrcs	:= $(wildcard $(d)/define-*.c) $(d)/fire.c
+$(call add-prog,$(d)/conformance-fire,$(conf-ksrcs) $(d)/main.c)
+# The kernel builds without -Wextra (its definitions compare ints and
+# unsigned ints) and, with gcc, with -Wno-stringop-truncation (rcu.h's
+# strncpy() of a whole array).
+$(call add-cflags,$(conf-ksrcs),-I$(conf-kinc) -I$(srctree)/$(d) \
+	-I$(srctree)/$(d)/linux-6.1 -Wno-sign-compare \
+	$(if $(CC_IS_CLANG),,-Wno-stringop-truncation))
+$(call objs-of,$(conf-ksrcs)): $(conf-kinc-files)

@@ -1,0 +1,483 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Every event of the corpus (linux-6.1/trace/events/, defined by
+ * define-*.c), fired once or twice with kernel-like objects: a kernel
+ * file, in that it sees kstubs.h and no libc headers but <string.h>
+ * (main.c does the rest).
+ */
+#include "kstubs.h"
+
+#include <trace/events/sched.h>
+#include <trace/events/irq.h>
+#include <trace/events/timer.h>
+#include <trace/events/workqueue.h>
+#include <trace/events/signal.h>
+#include <trace/events/task.h>
+#include <trace/events/kmem.h>
+#include <trace/events/writeback.h>
+#include <trace/events/block.h>
+#include <trace/events/net.h>
+#include <trace/events/sock.h>
+#include <trace/events/power.h>
+#include <trace/events/rcu.h>
+#include <trace/events/alarmtimer.h>
+#include <trace/events/error_report.h>
+#include <trace/events/syscalls.h>
+
+/* What kstubs.h declares. */
+unsigned long volatile jiffies = 4295012345ul;
+/*
+ * The pages the kmem events get, where pfn_to_page() finds them: pointer
+ * arithmetic stays inside the array (UBSan's pointer-overflow check).
+ */
+static struct page conformance_pages[0x12346];
+struct page *vmemmap_base = conformance_pages;
+struct wb_domain global_wb_domain = { .dirty_limit = 123456 };
+unsigned long conformance_node_stat[NR_VM_NODE_STAT_ITEMS] = { 11, 22, 33, 44 };
+
+static struct signal_struct sig = { .oom_score_adj = -100 };
+static struct mm_struct mm;
+static struct task_struct task_a = {
+	.__state = TASK_INTERRUPTIBLE, .prio = 120, .normal_prio = 120, .pid = 4242,
+	.tgid = 4240, .cpu = 1, .numa_group_id = 7, .comm = "worker", .signal = &sig,
+	.mm = &mm, .nr_dirtied_pause = 32, .dirty_paused_when = 4295012000ul,
+};
+static struct task_struct task_b = {
+	.__state = TASK_RUNNING, .prio = 100, .normal_prio = 100, .pid = 17, .tgid = 17,
+	.cpu = 0, .comm = "kworker/0:1", .signal = &sig,
+};
+struct task_struct *conformance_current = &task_a;
+
+/* Functions the records point at: %ps and %pS print their names. */
+__attribute__((__noinline__)) void conformance_timer_fn(struct timer_list *t)
+{
+	(void)t;
+}
+
+__attribute__((__noinline__)) int conformance_hrtimer_fn(struct hrtimer *t)
+{
+	return t != NULL;
+}
+
+__attribute__((__noinline__)) void conformance_work_fn(struct work_struct *w)
+{
+	(void)w;
+}
+
+__attribute__((__noinline__)) void conformance_kwork_fn(struct kthread_work *w)
+{
+	(void)w;
+}
+
+__attribute__((__noinline__)) void conformance_rcu_fn(struct rcu_head *h)
+{
+	(void)h;
+}
+
+static void fire_sched(void)
+{
+	static struct kthread_worker worker;
+	static struct kthread_work kwork = { .func = conformance_kwork_fn };
+	static struct pid pid = { .nr = 4242 };
+	static struct linux_binprm bprm = { .filename = "/usr/bin/true" };
+
+	trace_sched_kthread_stop(&task_b);
+	trace_sched_kthread_stop_ret(-4);
+	trace_sched_kthread_work_queue_work(&worker, &kwork);
+	trace_sched_kthread_work_execute_start(&kwork);
+	trace_sched_kthread_work_execute_end(&kwork, conformance_kwork_fn);
+	trace_sched_waking(&task_a);
+	trace_sched_wakeup(&task_a);
+	trace_sched_wakeup_new(&task_b);
+	trace_sched_switch(false, &task_a, &task_b, TASK_INTERRUPTIBLE);
+	trace_sched_switch(true, &task_b, &task_a, TASK_RUNNING);
+	trace_sched_switch(false, &task_a, &task_b, TASK_UNINTERRUPTIBLE);
+	trace_sched_migrate_task(&task_a, 0);
+	trace_sched_process_free(&task_b);
+	trace_sched_process_exit(&task_a);
+	trace_sched_wait_task(&task_a);
+	trace_sched_process_wait(&pid);
+	trace_sched_process_fork(&task_a, &task_b);
+	trace_sched_process_exec(&task_a, 4241, &bprm);
+	trace_sched_stat_wait(&task_a, 1000);
+	trace_sched_stat_sleep(&task_a, 2000);
+	trace_sched_stat_iowait(&task_a, 3000);
+	trace_sched_stat_blocked(&task_a, 4000);
+	trace_sched_stat_runtime(&task_a, 123456, 7890123);
+	trace_sched_pi_setprio(&task_a, &task_b);
+	trace_sched_pi_setprio(&task_a, NULL);
+	trace_sched_process_hang(&task_b);
+	trace_sched_move_numa(&task_a, 0, 1);
+	trace_sched_stick_numa(&task_a, 0, &task_b, 1);
+	trace_sched_swap_numa(&task_a, 1, NULL, -1);
+	trace_sched_wake_idle_without_ipi(1);
+}
+
+static void fire_irq(void)
+{
+	static struct irqaction action = { .name = "eth0-rx" };
+	static struct tasklet_struct tasklet;
+
+	trace_irq_handler_entry(24, &action);
+	trace_irq_handler_exit(24, &action, 1);
+	trace_irq_handler_exit(25, &action, 0);
+	trace_softirq_entry(NET_RX_SOFTIRQ);
+	trace_softirq_exit(TIMER_SOFTIRQ);
+	trace_softirq_raise(RCU_SOFTIRQ);
+	trace_softirq_raise(12);
+	trace_tasklet_entry(&tasklet, (void *)conformance_work_fn);
+	trace_tasklet_exit(&tasklet, (void *)conformance_work_fn);
+}
+
+static void fire_timer(void)
+{
+	static struct timer_list timer = { .function = conformance_timer_fn };
+	static struct hrtimer hrtimer = { .node = { .expires = 5000000000ll },
+					  ._softexpires = 4999000000ll,
+					  .function = conformance_hrtimer_fn };
+	static const struct itimerspec64 its = { .it_interval = { 1, 500000 },
+						 .it_value = { 2, 250000 } };
+	static struct pid pid = { .nr = 4242 };
+	ktime_t now = 5000001234ll;
+
+	trace_timer_init(&timer);
+	trace_timer_start(&timer, jiffies + 100, 1 | TIMER_DEFERRABLE | TIMER_PINNED);
+	trace_timer_expire_entry(&timer, jiffies);
+	trace_timer_expire_exit(&timer);
+	trace_timer_cancel(&timer);
+	trace_hrtimer_init(&hrtimer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_PINNED_HARD);
+	trace_hrtimer_start(&hrtimer, HRTIMER_MODE_REL, true);
+	trace_hrtimer_expire_entry(&hrtimer, &now);
+	trace_hrtimer_expire_exit(&hrtimer);
+	trace_hrtimer_cancel(&hrtimer);
+	trace_itimer_state(1, &its, 12345678ull);
+	trace_itimer_expire(0, &pid, 987654321ull);
+	trace_tick_stop(0, TICK_DEP_MASK_SCHED);
+	trace_tick_stop(1, TICK_DEP_MASK_NONE);
+}
+
+static void fire_workqueue(void)
+{
+	static struct workqueue_struct wq = { .name = "events_unbound" };
+	static struct worker_pool pool = { .cpu = 1 };
+	static struct pool_workqueue pwq = { .pool = &pool, .wq = &wq };
+	static struct work_struct work = { .func = conformance_work_fn };
+
+	trace_workqueue_queue_work(1, &pwq, &work);
+	trace_workqueue_activate_work(&work);
+	trace_workqueue_execute_start(&work);
+	trace_workqueue_execute_end(&work, conformance_work_fn);
+}
+
+static void fire_signal(void)
+{
+	static struct kernel_siginfo info = { .si_signo = 10, .si_errno = 0, .si_code = -6 };
+	static struct k_sigaction ka = { .sa = { .sa_handler = (void (*)(int))0x401136,
+						 .sa_flags = 0x4000000 } };
+
+	trace_signal_generate(10, &info, &task_a, 0, 0);
+	trace_signal_generate(9, SEND_SIG_PRIV, &task_b, 1, 2);
+	trace_signal_deliver(10, &info, &ka);
+	trace_signal_deliver(15, SEND_SIG_NOINFO, &ka);
+}
+
+static void fire_task(void)
+{
+	trace_task_newtask(&task_b, 0x3d0f00);
+	trace_task_rename(&task_a, "renamed-thread");
+}
+
+static void fire_kmem(void)
+{
+	static struct kmem_cache cache = { .object_size = 192, .size = 256,
+					   .flags = SLAB_ACCOUNT, .name = "kmalloc-256" };
+	struct page *pg = vmemmap + 0x12345;
+	unsigned long site = (unsigned long)fire_kmem + 16;
+
+	trace_kmem_cache_alloc(site, (void *)0xffff888012345678ul, &cache, GFP_KERNEL, 0);
+	trace_kmalloc(site, (void *)0xffff888012340000ul, 100, 128,
+		      GFP_KERNEL | __GFP_ACCOUNT | __GFP_ZERO, -1);
+	trace_kmalloc(site, (void *)0xffff888012340000ul, 8, 8, 0, 1);
+	trace_kfree(site, (void *)0xffff888012340000ul);
+	trace_kmem_cache_free(site, (void *)0xffff888012345678ul, &cache);
+	trace_mm_page_free(pg, 2);
+	trace_mm_page_free_batched(pg);
+	trace_mm_page_alloc(pg, 0, GFP_HIGHUSER_MOVABLE, MIGRATE_MOVABLE);
+	trace_mm_page_alloc(NULL, 3, GFP_ATOMIC | __GFP_NOWARN, MIGRATE_UNMOVABLE);
+	trace_mm_page_alloc_zone_locked(pg, 1, MIGRATE_MOVABLE, 1);
+	trace_mm_page_pcpu_drain(pg, 0, MIGRATE_RECLAIMABLE);
+	/* get_pageblock_migratetype(): the stub reads the page's flags. */
+	pg->flags = MIGRATE_MOVABLE;
+	trace_mm_page_alloc_extfrag(pg, 0, 3, MIGRATE_MOVABLE, MIGRATE_UNMOVABLE);
+	trace_rss_stat(&mm, MM_ANONPAGES, 25);
+}
+
+static void fire_writeback(void)
+{
+	static struct backing_dev_info bdi = { .id = 3, .dev_name = "8:0" };
+	static struct kernfs_node kn = { .id = 1234 };
+	static struct cgroup cgrp = { .kn = &kn };
+	static struct cgroup_subsys_state css = { .cgroup = &cgrp, .id = 5 };
+	static struct bdi_writeback wb = { .bdi = &bdi, .memcg_css = &css,
+					   .write_bandwidth = 25600, .avg_write_bandwidth = 25000,
+					   .dirty_ratelimit = 2560, .balanced_dirty_ratelimit = 2500 };
+	static struct super_block sb = { .s_dev = MKDEV(8, 1) };
+	static struct inode inode;
+	static struct address_space mapping = { .host = &inode, .writeback_index = 77 };
+	static struct mem_cgroup memcg = { .css = { .cgroup = &cgrp, .id = 9 } };
+	static struct folio folio = { .index = 42, .mapping = &mapping, .memcg = &memcg };
+	static struct writeback_control wbc = {
+		.nr_to_write = 1024, .pages_skipped = 3, .range_start = 0, .range_end = 4096,
+		.sync_mode = WB_SYNC_ALL, .for_kupdate = 1, .range_cyclic = 1, .wb = &wb,
+	};
+	static struct wb_writeback_work work = {
+		.nr_pages = 512, .sb = &sb, .sync_mode = WB_SYNC_NONE, .for_background = 1,
+		.range_cyclic = 1, .reason = WB_REASON_PERIODIC,
+	};
+
+	inode = (struct inode){ .i_mode = 0100644, .i_ino = 131074,
+				.i_state = I_DIRTY_SYNC | I_DIRTY_PAGES | I_SYNC,
+				.dirtied_when = 4295010000ul, .i_sb = &sb, .i_mapping = &mapping,
+				.bdi = &bdi, .i_wb = &wb };
+	trace_writeback_dirty_folio(&folio, &mapping);
+	trace_folio_wait_writeback(&folio, NULL);
+	trace_writeback_mark_inode_dirty(&inode, I_DIRTY_PAGES);
+	trace_writeback_dirty_inode_start(&inode, I_DIRTY_SYNC);
+	trace_writeback_dirty_inode(&inode, I_DIRTY_SYNC | I_DIRTY_TIME);
+	trace_inode_foreign_history(&inode, &wbc, 0x5);
+	trace_inode_switch_wbs(&inode, &wb, &wb);
+	trace_track_foreign_dirty(&folio, &wb);
+	trace_flush_foreign(&wb, 2, 3);
+	trace_writeback_write_inode_start(&inode, &wbc);
+	trace_writeback_write_inode(&inode, &wbc);
+	trace_writeback_queue(&wb, &work);
+	trace_writeback_exec(&wb, &work);
+	trace_writeback_start(&wb, &work);
+	trace_writeback_written(&wb, &work);
+	trace_writeback_wait(&wb, &work);
+	trace_writeback_pages_written(96);
+	trace_writeback_wake_background(&wb);
+	trace_writeback_bdi_register(&bdi);
+	trace_wbc_writepage(&wbc, &bdi);
+	trace_writeback_queue_io(&wb, &work, jiffies - 500, 4);
+	trace_global_dirty_state(1000, 2000);
+	trace_bdi_dirty_ratelimit(&wb, 5120, 2048);
+	trace_balance_dirty_pages(&wb, 4000, 2000, 3000, 400, 300, 2560, 2048, 64, 40, 20,
+				  jiffies - 30);
+	trace_writeback_sb_inodes_requeue(&inode);
+	trace_writeback_single_inode_start(&inode, &wbc, 2048);
+	trace_writeback_single_inode(&inode, &wbc, 2048);
+	trace_writeback_lazytime(&inode);
+	trace_writeback_lazytime_iput(&inode);
+	trace_writeback_dirty_inode_enqueue(&inode);
+	trace_sb_mark_inode_writeback(&inode);
+	trace_sb_clear_inode_writeback(&inode);
+}
+
+static void fire_block(void)
+{
+	static struct block_device bdev = { .bd_dev = MKDEV(8, 0) };
+	static struct buffer_head bh = { .b_blocknr = 1234567, .b_size = 4096, .b_bdev = &bdev };
+	static struct gendisk disk = { .devt = MKDEV(8, 0) };
+	static struct request_queue q = { .disk = &disk };
+	static struct bio bio2 = { .bi_bdev = &bdev, .bi_opf = REQ_OP_WRITE,
+				   .bi_iter = { .bi_sector = 2056, .bi_size = 4096 } };
+	static struct bio bio = { .bi_next = &bio2, .bi_bdev = &bdev,
+				  .bi_opf = REQ_OP_WRITE | REQ_SYNC | REQ_FUA,
+				  .bi_iter = { .bi_sector = 2048, .bi_size = 8192 } };
+	static struct request rq = { .q = &q, .cmd_flags = REQ_OP_READ | REQ_META,
+				     .__sector = 4096, .__data_len = 16384, .bio = &bio };
+
+	trace_block_touch_buffer(&bh);
+	trace_block_dirty_buffer(&bh);
+	trace_block_rq_requeue(&rq);
+	trace_block_rq_complete(&rq, 0, 16384);
+	trace_block_rq_error(&rq, 10, 4096);
+	trace_block_rq_insert(&rq);
+	trace_block_rq_issue(&rq);
+	trace_block_rq_merge(&rq);
+	trace_block_bio_complete(&q, &bio);
+	trace_block_bio_bounce(&bio);
+	trace_block_bio_backmerge(&bio);
+	trace_block_bio_frontmerge(&bio);
+	trace_block_bio_queue(&bio);
+	trace_block_getrq(&bio);
+	trace_block_plug(&q);
+	trace_block_unplug(&q, 3, true);
+	trace_block_split(&bio, 2052);
+	trace_block_bio_remap(&bio, MKDEV(8, 1), 1000);
+	trace_block_rq_remap(&rq, MKDEV(8, 2), 2000);
+}
+
+static void fire_net(void)
+{
+	static unsigned char head[256];
+	static struct net_device dev = { .name = "eth0", .drivername = "virtio_net" };
+	static struct sk_buff skb = {
+		.dev = &dev, .len = 1514, .data_len = 0, .queue_mapping = 2, .ip_summed = 3,
+		.l4_hash = 1, .vlan_proto = 0, .protocol = 0x0008, .transport_header = 48,
+		.network_header = 28, .mac_header = 14, .hash = 0xdeadbeef, .napi_id = 8193,
+		.truesize = 2304, .head = head, .data = head + 14,
+		.shinfo = { .tx_flags = 0, .nr_frags = 1, .gso_size = 1448, .gso_segs = 2,
+			    .gso_type = 0x1 },
+	};
+
+	trace_net_dev_start_xmit(&skb, &dev);
+	trace_net_dev_xmit(&skb, 0, &dev, 1514);
+	trace_net_dev_xmit_timeout(&dev, 1);
+	trace_net_dev_queue(&skb);
+	trace_netif_receive_skb(&skb);
+	trace_netif_rx(&skb);
+	trace_napi_gro_frags_entry(&skb);
+	trace_napi_gro_receive_entry(&skb);
+	trace_netif_receive_skb_entry(&skb);
+	trace_netif_receive_skb_list_entry(&skb);
+	trace_netif_rx_entry(&skb);
+	trace_napi_gro_frags_exit(0);
+	trace_napi_gro_receive_exit(1);
+	trace_netif_receive_skb_exit(0);
+	trace_netif_rx_exit(0);
+	trace_netif_receive_skb_list_exit(0);
+}
+
+static void fire_sock(void)
+{
+	static struct proto prot = { .name = "TCP", .sysctl_mem = { 9000, 12000, 18000 },
+				     .sysctl_rmem = { 4096, 131072, 6291456 },
+				     .sysctl_wmem = { 4096, 16384, 4194304 } };
+	static struct inet_sock inet4 = {
+		.sk = { .sk_family = AF_INET, .sk_protocol = IPPROTO_TCP, .sk_state = TCP_SYN_SENT,
+			.sk_err = 111, .sk_rcvbuf = 131072, .sk_rmem_alloc = { 4096 },
+			.sk_wmem_alloc = { { 1 } }, .sk_wmem_queued = 0, .sk_prot = &prot },
+		.inet_saddr = 0x0100007f, .inet_daddr = 0x0100007f,
+		.inet_sport = 0x3930, .inet_dport = 0x5000,
+	};
+	static struct inet_sock inet6 = {
+		.sk = { .sk_family = AF_INET6, .sk_protocol = IPPROTO_TCP,
+			.sk_v6_daddr = { .in6_u = { .u6_addr8 = { 0x20, 0x01, 0x0d, 0xb8, [15] = 1 } } },
+			.sk_v6_rcv_saddr = { .in6_u = { .u6_addr8 = { 0xfe, 0x80, [15] = 2 } } } },
+		.inet_sport = 0xbb01, .inet_dport = 0x1f90,
+	};
+	static struct sk_buff skb = { .truesize = 768 };
+
+	trace_sock_rcvqueue_full(&inet4.sk, &skb);
+	trace_sock_exceed_buf_limit(&inet4.sk, &prot, 19000, SK_MEM_SEND);
+	trace_inet_sock_set_state(&inet4.sk, TCP_CLOSE, TCP_SYN_SENT);
+	trace_inet_sock_set_state(&inet6.sk, TCP_SYN_SENT, TCP_ESTABLISHED);
+	trace_inet_sk_error_report(&inet4.sk);
+}
+
+static void fire_power(void)
+{
+	static struct cpufreq_policy policy = { .cpu = 1, .min = 800000, .max = 3500000 };
+	static struct device parent = { .init_name = "pci0000:00" };
+	static struct device dev = { .init_name = "0000:00:1f.2", .driver_name = "ahci",
+				     .parent = &parent };
+
+	trace_cpu_idle(1, 0);
+	trace_cpu_idle(PWR_EVENT_EXIT, 1);
+	trace_cpu_idle_miss(0, 2, true);
+	trace_powernv_throttle(0, "Power Cap", 3000);
+	trace_pstate_sample(50, 60, 20, 30, 1000000, 900000, 1100000, 2400000, 10);
+	trace_cpu_frequency(2400000, 1);
+	trace_cpu_frequency_limits(&policy);
+	trace_device_pm_callback_start(&dev, "bus", PM_EVENT_SUSPEND);
+	trace_device_pm_callback_end(&dev, 0);
+	trace_suspend_resume(TPS("dpm_prepare"), 2, true);
+	trace_wakeup_source_activate("alarmtimer", 1);
+	trace_wakeup_source_deactivate("alarmtimer", 0);
+	trace_clock_enable("uart_clk", 1, 0);
+	trace_clock_disable("uart_clk", 0, 0);
+	trace_clock_set_rate("cpu_clk", 1200000000, 1);
+	trace_power_domain_target("vdd", 2, 0);
+	trace_pm_qos_add_request(20);
+	trace_pm_qos_update_request(10);
+	trace_pm_qos_remove_request(-1);
+	trace_pm_qos_update_target(PM_QOS_UPDATE_REQ, 20, 10);
+	trace_pm_qos_update_flags(PM_QOS_ADD_REQ, 0x0, 0x3);
+	trace_dev_pm_qos_add_request("0000:00:1f.2", DEV_PM_QOS_RESUME_LATENCY, 100);
+	trace_dev_pm_qos_update_request("0000:00:1f.2", DEV_PM_QOS_FLAGS, 1);
+	trace_dev_pm_qos_remove_request("0000:00:1f.2", DEV_PM_QOS_RESUME_LATENCY, 0);
+	trace_guest_halt_poll_ns_grow(20000, 10000);
+	trace_guest_halt_poll_ns_shrink(5000, 10000);
+}
+
+/* As kernel/rcu/ passes them: TPS() strings, and the flavour's name. */
+static void fire_rcu(void)
+{
+	static struct rcu_head head = { .func = conformance_rcu_fn };
+	static struct rcu_segcblist rs = { .seglen = { 1, 2, 3, 4 },
+					   .gp_seq = { 100, 104, 108, 112 } };
+	static void *bulk[3];
+	const char *rcu = TPS("rcu_sched");
+
+	trace_rcu_utilization(TPS("Start scheduler-tick"));
+	trace_rcu_grace_period(rcu, 1234, TPS("start"));
+	trace_rcu_future_grace_period(rcu, 1234, 1236, 1, 0, 15, TPS("Startleaf"));
+	trace_rcu_grace_period_init(rcu, 1234, 0, 0, 15, 0x3);
+	trace_rcu_exp_grace_period(rcu, 88, TPS("start"));
+	trace_rcu_exp_funnel_lock(rcu, 1, 0, 7, TPS("acq"));
+	trace_rcu_nocb_wake(rcu, 1, TPS("WakeEmpty"));
+	trace_rcu_preempt_task(TPS("rcu_preempt"), 4242, 1234);
+	trace_rcu_unlock_preempted_task(TPS("rcu_preempt"), 1234, 4242);
+	trace_rcu_quiescent_state_report(rcu, 1234, 0x1, 0x2, 0, 0, 15, 0);
+	trace_rcu_fqs(rcu, 1234, 1, TPS("dti"));
+	trace_rcu_stall_warning(rcu, TPS("StallDetected"));
+	trace_rcu_dyntick(TPS("Start"), 1, 0, 0x4);
+	trace_rcu_callback(rcu, &head, 7);
+	trace_rcu_segcb_stats(&rs, TPS("SegCbDequeued"));
+	trace_rcu_kvfree_callback(rcu, &head, 16, 8);
+	trace_rcu_batch_start(rcu, 8, 10);
+	trace_rcu_invoke_callback(rcu, &head);
+	trace_rcu_invoke_kvfree_callback(rcu, &head, 16);
+	trace_rcu_invoke_kfree_bulk_callback(rcu, 3, bulk);
+	trace_rcu_batch_end(rcu, 8, '.', 'S', 'I', '.');
+	trace_rcu_torture_read(TPS("rcu"), &head, 1, 2, 3);
+	trace_rcu_barrier(rcu, TPS("Begin"), -1, 0, 5);
+}
+
+static void fire_alarmtimer(void)
+{
+	static struct alarm alarm = { .node = { .expires = 7000000000ll }, .type = ALARM_BOOTTIME };
+
+	trace_alarmtimer_suspend(7000000000ll, ALARM_REALTIME);
+	trace_alarmtimer_fired(&alarm, 7000000123ll);
+	trace_alarmtimer_start(&alarm, 6000000000ll);
+	trace_alarmtimer_cancel(&alarm, 6500000000ll);
+}
+
+static void fire_error_report(void)
+{
+	trace_error_report_end(ERROR_DETECTOR_KASAN, 0xffffffffc0001234ul);
+	trace_error_report_end(ERROR_DETECTOR_WARN, 0x1234ul);
+}
+
+static void fire_syscalls(void)
+{
+	static struct pt_regs regs = { .di = 1, .si = 0x7ffd1234, .dx = 12, .r10 = 0,
+				       .r8 = 0, .r9 = 0, .orig_ax = 1 };
+
+	trace_sys_enter(&regs, 1);
+	trace_sys_exit(&regs, 12);
+}
+
+/* Every event of the corpus, in the order of its headers. */
+void conformance_fire_all(void)
+{
+	fire_sched();
+	fire_irq();
+	fire_timer();
+	fire_workqueue();
+	fire_signal();
+	fire_task();
+	fire_kmem();
+	fire_writeback();
+	fire_block();
+	fire_net();
+	fire_sock();
+	fire_power();
+	fire_rcu();
+	fire_alarmtimer();
+	fire_error_report();
+	fire_syscalls();
+}

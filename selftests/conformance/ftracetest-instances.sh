@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+#
+# ftracetest-instances.sh - the kernel's own ftracetest, test.d/instances, against a
+# program's tracefs (kernel-ftracetest.inc says how; expected-ftracetest.txt
+# what each case must give, and why).
+
+. "$(dirname "$0")/kernel-ftracetest.inc"
+run_kernel_ftracetest instances

@@ -1,0 +1,1264 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * kstubs.h - the kernel, as much of it as the corpus's event definitions
+ * (linux-6.1/trace/events/) need to compile unchanged in a program.
+ *
+ * Every <linux/...>, <asm/...> and <net/...> header those definitions
+ * include is, in the build directory, a one-line file that includes this
+ * one (Build.mk makes them), so that this is the only place where kernel
+ * types are stood in for.  What is here:
+ *
+ * - types (struct task_struct, sk_buff, bio, inode, ...) with the members
+ *   TP_fast_assign() reads, and nothing else;
+ * - helpers TP_fast_assign() calls (task_cpu(), bio_sectors(), ...), as
+ *   plain functions over those members;
+ * - constants and macros TP_printk() names.  These reach the print fmt as
+ *   text, so each is written so that it expands to the text Linux 6.18's
+ *   format files on the reference machine show (MAJOR(dev) to
+ *   "((unsigned int) ((dev) >> 20))", pfn_to_page() to vmemmap_base...):
+ *   the values are the kernel's; the texts are what the kernel's macros
+ *   expand to there.
+ *
+ * A program that fires these events passes objects of these types.  The
+ * kernel's configuration is the reference machine's where it changes a
+ * record (CONFIG_IPV6, CONFIG_CGROUP_WRITEBACK, ...); CONFIG_SCHEDSTATS
+ * and CONFIG_RCU_TRACE are on so that every definition compiles.
+ */
+#ifndef _CONFORMANCE_KSTUBS_H
+#define _CONFORMANCE_KSTUBS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+/* ------------------------------------------------------------------
+ * Configuration (include/generated/autoconf.h)
+ */
+#define CONFIG_64BIT			1
+#define CONFIG_X86			1
+#define CONFIG_MMU			1
+#define CONFIG_SMP			1
+#define CONFIG_NUMA			1
+#define CONFIG_NUMA_BALANCING		1
+#define CONFIG_NO_HZ_COMMON		1
+#define CONFIG_TREE_RCU			1
+#define CONFIG_RCU_NOCB_CPU		1
+#define CONFIG_RCU_TRACE		1
+#define CONFIG_SCHEDSTATS		1
+#define CONFIG_MEMCG			1
+#define CONFIG_MEMCG_KMEM		1
+#define CONFIG_CGROUP_WRITEBACK		1
+#define CONFIG_COMPACTION		1
+#define CONFIG_PAGE_IDLE_FLAG		1
+#define CONFIG_ZONE_DMA			1
+#define CONFIG_ZONE_DMA32		1
+#define CONFIG_HAVE_ARCH_USERFAULTFD_MINOR 1
+#define CONFIG_IPV6			1
+#define CONFIG_NET_RX_BUSY_POLL		1
+#define CONFIG_DETECT_HUNG_TASK		1
+#define CONFIG_HAVE_SYSCALL_TRACEPOINTS	1
+
+/* ------------------------------------------------------------------
+ * <linux/types.h>, <linux/compiler.h>, <linux/const.h>, <linux/bits.h>
+ */
+typedef uint8_t		u8;
+typedef uint16_t	u16;
+typedef uint32_t	u32;
+typedef unsigned long long u64;
+typedef int8_t		s8;
+typedef int16_t		s16;
+typedef int32_t		s32;
+typedef long long	s64;
+typedef uint8_t		__u8;
+typedef uint16_t	__u16;
+typedef uint32_t	__u32;
+typedef unsigned long long __u64;
+typedef int32_t		__s32;
+typedef uint16_t	__be16;
+typedef uint32_t	__be32;
+typedef uint16_t	__le16;
+typedef uint32_t	__wsum;
+typedef int		pid_t;
+typedef unsigned int	dev_t;
+typedef unsigned long	ino_t;
+typedef unsigned short	umode_t;
+typedef u64		sector_t;
+typedef unsigned long	pgoff_t;
+typedef int		clockid_t;
+typedef unsigned int	gfp_t;
+typedef s64		ktime_t;
+typedef unsigned int	blk_opf_t;
+typedef u8		blk_status_t;
+typedef unsigned short	sa_family_t;
+typedef long		time64_t;
+
+#define __force
+#define __rcu
+#define __user
+#define __maybe_unused		__attribute__((__unused__))
+#define READ_ONCE(x)		(*(const volatile __typeof__(x) *)&(x))
+#define BUG_ON(c)		((void)(c))
+
+#define __AC(X, Y)		(X##Y)
+#define _AC(X, Y)		__AC(X, Y)
+#define _UL(x)			(_AC(x, UL))
+#define UL(x)			(_UL(x))
+#define BIT(nr)			(UL(1) << (nr))
+
+#define min(a, b)		((a) < (b) ? (a) : (b))
+#define MIN_T(type, a, b)						\
+	(((type)(a)) < ((type)(b)) ? ((type)(a)) : ((type)(b)))
+
+typedef struct { int counter; } atomic_t;
+typedef struct { atomic_t refs; } refcount_t;
+
+static inline int atomic_read(const atomic_t *v)
+{
+	return v->counter;
+}
+
+static inline unsigned int refcount_read(const refcount_t *r)
+{
+	return (unsigned int)r->refs.counter;
+}
+
+/* fls(): the last bit set, 1-based (0 for 0). */
+static inline int fls(unsigned int x)
+{
+	return x ? 32 - __builtin_clz(x) : 0;
+}
+
+/* <linux/string.h>: glibc 2.36 has neither. */
+static inline size_t strlcpy(char *dst, const char *src, size_t size)
+{
+	size_t len = strlen(src);
+
+	if (size) {
+		size_t n = len < size - 1 ? len : size - 1;
+
+		memcpy(dst, src, n);
+		dst[n] = '\0';
+	}
+	return len;
+}
+
+static inline long strscpy_pad(char *dst, const char *src, size_t size)
+{
+	size_t len = strnlen(src, size);
+
+	memset(dst, 0, size);
+	if (len == size) {
+		memcpy(dst, src, size - 1);
+		return -7;	/* -E2BIG */
+	}
+	memcpy(dst, src, len);
+	return (long)len;
+}
+
+static inline u16 ntohs(__be16 v)
+{
+	return __builtin_bswap16(v);
+}
+
+/* <linux/kdev_t.h> */
+#define MINORBITS	20
+#define MINORMASK	((1U << MINORBITS) - 1)
+#define MAJOR(dev)	((unsigned int) ((dev) >> MINORBITS))
+#define MINOR(dev)	((unsigned int) ((dev) & MINORMASK))
+#define MKDEV(ma, mi)	(((ma) << MINORBITS) | (mi))
+
+/* <vdso/time64.h>, <linux/jiffies.h> */
+#define NSEC_PER_USEC	1000L
+#define NSEC_PER_SEC	1000000000L
+#define HZ		250
+extern unsigned long volatile jiffies;
+
+/* <asm/page_types.h>, <asm/pgtable_64_types.h> */
+#define PAGE_SHIFT		12
+#define PMD_SHIFT		21
+#define HPAGE_SHIFT		PMD_SHIFT
+#define HUGETLB_PAGE_ORDER	(HPAGE_SHIFT - PAGE_SHIFT)
+#define MAX_PAGE_ORDER		10
+#define pageblock_order		MIN_T(unsigned int, HUGETLB_PAGE_ORDER, MAX_PAGE_ORDER)
+
+/* ------------------------------------------------------------------
+ * Tasks: <linux/sched.h>, <linux/pid.h>, <linux/sched/numa_balancing.h>
+ */
+enum { TASK_COMM_LEN = 16 };
+
+#define TASK_RUNNING			0x00000000
+#define TASK_INTERRUPTIBLE		0x00000001
+#define TASK_UNINTERRUPTIBLE		0x00000002
+#define __TASK_STOPPED			0x00000004
+#define __TASK_TRACED			0x00000008
+#define EXIT_DEAD			0x00000010
+#define EXIT_ZOMBIE			0x00000020
+#define EXIT_TRACE			(EXIT_ZOMBIE | EXIT_DEAD)
+#define TASK_PARKED			0x00000040
+#define TASK_DEAD			0x00000080
+#define TASK_WAKEKILL			0x00000100
+#define TASK_NOLOAD			0x00000400
+#define TASK_IDLE			(TASK_UNINTERRUPTIBLE | TASK_NOLOAD)
+#define TASK_REPORT			(TASK_RUNNING | TASK_INTERRUPTIBLE | \
+					 TASK_UNINTERRUPTIBLE | __TASK_STOPPED | \
+					 __TASK_TRACED | EXIT_DEAD | EXIT_ZOMBIE | \
+					 TASK_PARKED)
+#define TASK_REPORT_IDLE		(TASK_REPORT + 1)
+#define TASK_REPORT_MAX			(TASK_REPORT_IDLE << 1)
+
+#define PF_KTHREAD			0x00200000
+
+struct pid {
+	int	nr;
+};
+
+struct mm_struct {
+	unsigned long	total_vm;
+};
+
+struct signal_struct {
+	short	oom_score_adj;
+};
+
+struct task_struct {
+	unsigned int		__state;
+	unsigned int		flags;
+	int			prio;
+	int			normal_prio;
+	int			exit_state;
+	pid_t			pid;
+	pid_t			tgid;
+	int			cpu;
+	int			numa_group_id;
+	char			comm[TASK_COMM_LEN];
+	struct signal_struct	*signal;
+	struct mm_struct	*mm;
+	int			nr_dirtied_pause;
+	unsigned long		dirty_paused_when;
+};
+
+/* The firing program's current task. */
+extern struct task_struct *conformance_current;
+#define current		conformance_current
+
+static inline unsigned int task_cpu(const struct task_struct *p)
+{
+	return (unsigned int)p->cpu;
+}
+
+static inline pid_t task_pid_nr(const struct task_struct *p)
+{
+	return p->pid;
+}
+
+static inline pid_t task_tgid_nr(const struct task_struct *p)
+{
+	return p->tgid;
+}
+
+static inline int task_numa_group_id(const struct task_struct *p)
+{
+	return p->numa_group_id;
+}
+
+static inline pid_t pid_nr(const struct pid *pid)
+{
+	return pid ? pid->nr : 0;
+}
+
+static inline int cpu_to_node(int cpu)
+{
+	return cpu / 2;
+}
+
+/* What task_state_index() computes: the index of the reported state. */
+static inline unsigned int __task_state_index(unsigned int tsk_state,
+					      unsigned int tsk_exit_state)
+{
+	unsigned int state = (tsk_state | tsk_exit_state) & TASK_REPORT;
+
+	if ((tsk_state & TASK_IDLE) == TASK_IDLE)
+		state = TASK_REPORT_IDLE;
+	return (unsigned int)fls(state);
+}
+
+static inline unsigned int task_state_index(const struct task_struct *p)
+{
+	return __task_state_index(p->__state, (unsigned int)p->exit_state);
+}
+
+struct linux_binprm {
+	const char	*filename;
+};
+
+/* The scheduler's own types: only pointers are passed. */
+struct rq;
+struct cfs_rq;
+struct sched_entity;
+struct root_domain;
+
+/* <linux/kthread.h> */
+struct kthread_work;
+typedef void (*kthread_work_func_t)(struct kthread_work *work);
+struct kthread_work {
+	kthread_work_func_t	func;
+};
+struct kthread_worker {
+	unsigned int	flags;
+};
+
+/* ------------------------------------------------------------------
+ * Interrupts and softirqs: <linux/interrupt.h>
+ */
+enum {
+	HI_SOFTIRQ = 0,
+	TIMER_SOFTIRQ,
+	NET_TX_SOFTIRQ,
+	NET_RX_SOFTIRQ,
+	BLOCK_SOFTIRQ,
+	IRQ_POLL_SOFTIRQ,
+	TASKLET_SOFTIRQ,
+	SCHED_SOFTIRQ,
+	HRTIMER_SOFTIRQ,
+	RCU_SOFTIRQ,
+	NR_SOFTIRQS
+};
+
+struct irqaction {
+	void		*handler;
+	void		*dev_id;
+	const char	*name;
+};
+
+struct tasklet_struct {
+	void	(*func)(unsigned long data);
+};
+
+/* ------------------------------------------------------------------
+ * Timers: <linux/timer.h>, <linux/hrtimer.h>, <linux/tick.h>,
+ * <linux/alarmtimer.h>, <linux/time64.h>
+ */
+#define TIMER_CPUMASK		0x0003FFFF
+#define TIMER_MIGRATING		0x00040000
+#define TIMER_DEFERRABLE	0x00080000
+#define TIMER_PINNED		0x00100000
+#define TIMER_IRQSAFE		0x00200000
+#define TIMER_ARRAYSHIFT	22
+#define TIMER_TRACE_FLAGMASK	(TIMER_MIGRATING | TIMER_DEFERRABLE | TIMER_PINNED | TIMER_IRQSAFE)
+
+struct timer_list {
+	unsigned long	expires;
+	void		(*function)(struct timer_list *timer);
+	unsigned int	flags;
+};
+
+#define CLOCK_REALTIME		0
+#define CLOCK_MONOTONIC		1
+#define CLOCK_BOOTTIME		7
+#define CLOCK_TAI		11
+
+enum hrtimer_mode {
+	HRTIMER_MODE_ABS	= 0x00,
+	HRTIMER_MODE_REL	= 0x01,
+	HRTIMER_MODE_PINNED	= 0x02,
+	HRTIMER_MODE_SOFT	= 0x04,
+	HRTIMER_MODE_HARD	= 0x08,
+	HRTIMER_MODE_ABS_PINNED = HRTIMER_MODE_ABS | HRTIMER_MODE_PINNED,
+	HRTIMER_MODE_REL_PINNED = HRTIMER_MODE_REL | HRTIMER_MODE_PINNED,
+	HRTIMER_MODE_ABS_SOFT	= HRTIMER_MODE_ABS | HRTIMER_MODE_SOFT,
+	HRTIMER_MODE_REL_SOFT	= HRTIMER_MODE_REL | HRTIMER_MODE_SOFT,
+	HRTIMER_MODE_ABS_PINNED_SOFT = HRTIMER_MODE_ABS_PINNED | HRTIMER_MODE_SOFT,
+	HRTIMER_MODE_REL_PINNED_SOFT = HRTIMER_MODE_REL_PINNED | HRTIMER_MODE_SOFT,
+	HRTIMER_MODE_ABS_HARD	= HRTIMER_MODE_ABS | HRTIMER_MODE_HARD,
+	HRTIMER_MODE_REL_HARD	= HRTIMER_MODE_REL | HRTIMER_MODE_HARD,
+	HRTIMER_MODE_ABS_PINNED_HARD = HRTIMER_MODE_ABS_PINNED | HRTIMER_MODE_HARD,
+	HRTIMER_MODE_REL_PINNED_HARD = HRTIMER_MODE_REL_PINNED | HRTIMER_MODE_HARD,
+};
+
+struct timerqueue_node {
+	ktime_t	expires;
+};
+
+struct hrtimer {
+	struct timerqueue_node	node;
+	ktime_t			_softexpires;
+	int			(*function)(struct hrtimer *timer);
+};
+
+static inline ktime_t hrtimer_get_expires(const struct hrtimer *timer)
+{
+	return timer->node.expires;
+}
+
+static inline ktime_t hrtimer_get_softexpires(const struct hrtimer *timer)
+{
+	return timer->_softexpires;
+}
+
+struct timespec64 {
+	time64_t	tv_sec;
+	long		tv_nsec;
+};
+
+struct itimerspec64 {
+	struct timespec64	it_interval;
+	struct timespec64	it_value;
+};
+
+enum tick_dep_bits {
+	TICK_DEP_BIT_POSIX_TIMER	= 0,
+	TICK_DEP_BIT_PERF_EVENTS	= 1,
+	TICK_DEP_BIT_SCHED		= 2,
+	TICK_DEP_BIT_CLOCK_UNSTABLE	= 3,
+	TICK_DEP_BIT_RCU		= 4,
+	TICK_DEP_BIT_RCU_EXP		= 5
+};
+#define TICK_DEP_MASK_NONE		0
+#define TICK_DEP_MASK_POSIX_TIMER	(1 << TICK_DEP_BIT_POSIX_TIMER)
+#define TICK_DEP_MASK_PERF_EVENTS	(1 << TICK_DEP_BIT_PERF_EVENTS)
+#define TICK_DEP_MASK_SCHED		(1 << TICK_DEP_BIT_SCHED)
+#define TICK_DEP_MASK_CLOCK_UNSTABLE	(1 << TICK_DEP_BIT_CLOCK_UNSTABLE)
+#define TICK_DEP_MASK_RCU		(1 << TICK_DEP_BIT_RCU)
+#define TICK_DEP_MASK_RCU_EXP		(1 << TICK_DEP_BIT_RCU_EXP)
+
+enum alarmtimer_type {
+	ALARM_REALTIME,
+	ALARM_BOOTTIME,
+	ALARM_NUMTYPE,
+	ALARM_REALTIME_FREEZER,
+	ALARM_BOOTTIME_FREEZER,
+};
+
+struct alarm {
+	struct timerqueue_node	node;
+	enum alarmtimer_type	type;
+};
+
+/* ------------------------------------------------------------------
+ * Workqueues: <linux/workqueue.h> and kernel/workqueue.c's own types
+ */
+struct work_struct;
+typedef void (*work_func_t)(struct work_struct *work);
+struct work_struct {
+	work_func_t	func;
+};
+
+struct workqueue_struct {
+	char	name[24];
+};
+
+struct worker_pool {
+	int	cpu;
+};
+
+struct pool_workqueue {
+	struct worker_pool	*pool;
+	struct workqueue_struct	*wq;
+};
+
+/* ------------------------------------------------------------------
+ * Signals: <linux/signal.h>, <linux/sched/signal.h>
+ */
+struct kernel_siginfo {
+	int	si_signo;
+	int	si_errno;
+	int	si_code;
+};
+
+#define SEND_SIG_NOINFO	((struct kernel_siginfo *) 0)
+#define SEND_SIG_PRIV	((struct kernel_siginfo *) 1)
+#define SI_USER		0
+#define SI_KERNEL	0x80
+
+struct sigaction_k {
+	void		(*sa_handler)(int);
+	unsigned long	sa_flags;
+};
+
+struct k_sigaction {
+	struct sigaction_k	sa;
+};
+
+/* ------------------------------------------------------------------
+ * Memory: <linux/gfp_types.h>, <linux/mm.h>, <linux/mmzone.h>,
+ * <linux/slab.h>, <linux/page-flags.h>
+ */
+#define ___GFP_DMA		BIT(0)
+#define ___GFP_HIGHMEM		BIT(1)
+#define ___GFP_DMA32		BIT(2)
+#define ___GFP_MOVABLE		BIT(3)
+#define ___GFP_RECLAIMABLE	BIT(4)
+#define ___GFP_HIGH		BIT(5)
+#define ___GFP_IO		BIT(6)
+#define ___GFP_FS		BIT(7)
+#define ___GFP_ZERO		BIT(8)
+#define ___GFP_ATOMIC		BIT(9)
+#define ___GFP_DIRECT_RECLAIM	BIT(10)
+#define ___GFP_KSWAPD_RECLAIM	BIT(11)
+#define ___GFP_WRITE		BIT(12)
+#define ___GFP_NOWARN		BIT(13)
+#define ___GFP_RETRY_MAYFAIL	BIT(14)
+#define ___GFP_NOFAIL		BIT(15)
+#define ___GFP_NORETRY		BIT(16)
+#define ___GFP_MEMALLOC		BIT(17)
+#define ___GFP_COMP		BIT(18)
+#define ___GFP_NOMEMALLOC	BIT(19)
+#define ___GFP_HARDWALL		BIT(20)
+#define ___GFP_THISNODE		BIT(21)
+#define ___GFP_ACCOUNT		BIT(22)
+#define ___GFP_ZEROTAGS		BIT(23)
+
+#define __GFP_DMA		((__force gfp_t)___GFP_DMA)
+#define __GFP_HIGHMEM		((__force gfp_t)___GFP_HIGHMEM)
+#define __GFP_DMA32		((__force gfp_t)___GFP_DMA32)
+#define __GFP_MOVABLE		((__force gfp_t)___GFP_MOVABLE)
+#define __GFP_RECLAIMABLE	((__force gfp_t)___GFP_RECLAIMABLE)
+#define __GFP_HIGH		((__force gfp_t)___GFP_HIGH)
+#define __GFP_IO		((__force gfp_t)___GFP_IO)
+#define __GFP_FS		((__force gfp_t)___GFP_FS)
+#define __GFP_ZERO		((__force gfp_t)___GFP_ZERO)
+#define __GFP_ATOMIC		((__force gfp_t)___GFP_ATOMIC)
+#define __GFP_DIRECT_RECLAIM	((__force gfp_t)___GFP_DIRECT_RECLAIM)
+#define __GFP_KSWAPD_RECLAIM	((__force gfp_t)___GFP_KSWAPD_RECLAIM)
+#define __GFP_RECLAIM		((__force gfp_t)(___GFP_DIRECT_RECLAIM|___GFP_KSWAPD_RECLAIM))
+#define __GFP_WRITE		((__force gfp_t)___GFP_WRITE)
+#define __GFP_NOWARN		((__force gfp_t)___GFP_NOWARN)
+#define __GFP_RETRY_MAYFAIL	((__force gfp_t)___GFP_RETRY_MAYFAIL)
+#define __GFP_NOFAIL		((__force gfp_t)___GFP_NOFAIL)
+#define __GFP_NORETRY		((__force gfp_t)___GFP_NORETRY)
+#define __GFP_MEMALLOC		((__force gfp_t)___GFP_MEMALLOC)
+#define __GFP_COMP		((__force gfp_t)___GFP_COMP)
+#define __GFP_NOMEMALLOC	((__force gfp_t)___GFP_NOMEMALLOC)
+#define __GFP_HARDWALL		((__force gfp_t)___GFP_HARDWALL)
+#define __GFP_THISNODE		((__force gfp_t)___GFP_THISNODE)
+#define __GFP_ACCOUNT		((__force gfp_t)___GFP_ACCOUNT)
+#define __GFP_ZEROTAGS		((__force gfp_t)___GFP_ZEROTAGS)
+#define __GFP_SKIP_ZERO		((__force gfp_t)0)
+#define __GFP_SKIP_KASAN	((__force gfp_t)0)
+
+#define GFP_ATOMIC		(__GFP_HIGH|__GFP_KSWAPD_RECLAIM)
+#define GFP_KERNEL		(__GFP_RECLAIM | __GFP_IO | __GFP_FS)
+#define GFP_KERNEL_ACCOUNT	(GFP_KERNEL | __GFP_ACCOUNT)
+#define GFP_NOWAIT		(__GFP_KSWAPD_RECLAIM | __GFP_NOWARN)
+#define GFP_NOIO		(__GFP_RECLAIM)
+#define GFP_NOFS		(__GFP_RECLAIM | __GFP_IO)
+#define GFP_USER		(__GFP_RECLAIM | __GFP_IO | __GFP_FS | __GFP_HARDWALL)
+#define GFP_DMA			__GFP_DMA
+#define GFP_DMA32		__GFP_DMA32
+#define GFP_HIGHUSER		(GFP_USER | __GFP_HIGHMEM)
+#define GFP_HIGHUSER_MOVABLE	(GFP_HIGHUSER | __GFP_MOVABLE | __GFP_SKIP_KASAN)
+#define GFP_TRANSHUGE_LIGHT	((GFP_HIGHUSER_MOVABLE | __GFP_COMP | \
+				 __GFP_NOMEMALLOC | __GFP_NOWARN) & ~__GFP_RECLAIM)
+#define GFP_TRANSHUGE		(GFP_TRANSHUGE_LIGHT | __GFP_DIRECT_RECLAIM)
+
+#define SLAB_ACCOUNT		((unsigned int)0x04000000U)
+
+struct kmem_cache {
+	unsigned int	object_size;
+	unsigned int	size;
+	unsigned int	flags;
+	const char	*name;
+};
+
+struct page {
+	unsigned long	flags;
+};
+
+extern struct page *vmemmap_base;
+#define VMEMMAP_START		vmemmap_base
+#define vmemmap			((struct page *)VMEMMAP_START)
+#define __pfn_to_page(pfn)	(vmemmap + (pfn))
+#define __page_to_pfn(page)	(unsigned long)((page) - vmemmap)
+#define pfn_to_page		__pfn_to_page
+#define page_to_pfn		__page_to_pfn
+
+static inline int get_pageblock_migratetype(const struct page *page)
+{
+	return (int)(page->flags & 7);
+}
+
+enum {
+	MM_FILEPAGES,
+	MM_ANONPAGES,
+	MM_SWAPENTS,
+	MM_SHMEMPAGES,
+	NR_MM_COUNTERS
+};
+
+/* mm_ptr_to_hash()'s; the program's hash, as the kernel's is its own. */
+static inline int ptr_to_hashval(const void *ptr, unsigned long *hashval_out)
+{
+	*hashval_out = ((unsigned long)ptr >> 4) * 0x9e3779b97f4a7c15ul;
+	return 0;
+}
+
+/* What mmflags.h lists; the flags of a page, of a vma (VM_*), zones... */
+enum pageflags {
+	PG_locked, PG_writeback, PG_referenced, PG_uptodate, PG_dirty, PG_lru, PG_head,
+	PG_waiters, PG_active, PG_workingset, PG_error, PG_slab, PG_owner_priv_1,
+	PG_arch_1, PG_reserved, PG_private, PG_private_2, PG_mappedtodisk, PG_reclaim,
+	PG_swapbacked, PG_unevictable, PG_mlocked, PG_uncached, PG_hwpoison, PG_young,
+	PG_idle, PG_arch_2, PG_skip_kasan_poison,
+};
+
+enum zone_type { ZONE_DMA, ZONE_DMA32, ZONE_NORMAL, ZONE_MOVABLE };
+
+enum migratetype { MIGRATE_UNMOVABLE, MIGRATE_MOVABLE, MIGRATE_RECLAIMABLE };
+
+enum compact_priority { COMPACT_PRIO_SYNC_FULL, COMPACT_PRIO_SYNC_LIGHT, COMPACT_PRIO_ASYNC };
+
+enum compact_result {
+	COMPACT_NOT_SUITABLE_ZONE, COMPACT_SKIPPED, COMPACT_DEFERRED, COMPACT_NO_SUITABLE_PAGE,
+	COMPACT_CONTINUE, COMPACT_COMPLETE, COMPACT_PARTIAL_SKIPPED, COMPACT_CONTENDED,
+	COMPACT_SUCCESS,
+};
+
+enum lru_list {
+	LRU_INACTIVE_ANON, LRU_ACTIVE_ANON, LRU_INACTIVE_FILE, LRU_ACTIVE_FILE, LRU_UNEVICTABLE,
+};
+
+#define VM_NONE		0x00000000
+#define VM_READ		0x00000001
+#define VM_WRITE	0x00000002
+#define VM_EXEC		0x00000004
+#define VM_SHARED	0x00000008
+#define VM_MAYREAD	0x00000010
+#define VM_MAYWRITE	0x00000020
+#define VM_MAYEXEC	0x00000040
+#define VM_MAYSHARE	0x00000080
+#define VM_GROWSDOWN	0x00000100
+#define VM_UFFD_MISSING	0x00000200
+#define VM_PFNMAP	0x00000400
+#define VM_UFFD_WP	0x00001000
+#define VM_LOCKED	0x00002000
+#define VM_IO		0x00004000
+#define VM_SEQ_READ	0x00008000
+#define VM_RAND_READ	0x00010000
+#define VM_DONTCOPY	0x00020000
+#define VM_DONTEXPAND	0x00040000
+#define VM_LOCKONFAULT	0x00080000
+#define VM_ACCOUNT	0x00100000
+#define VM_NORESERVE	0x00200000
+#define VM_HUGETLB	0x00400000
+#define VM_SYNC		0x00800000
+#define VM_PAT		0x01000000
+#define VM_WIPEONFORK	0x02000000
+#define VM_DONTDUMP	0x04000000
+#define VM_SOFTDIRTY	0
+#define VM_MIXEDMAP	0x10000000
+#define VM_HUGEPAGE	0x20000000
+#define VM_NOHUGEPAGE	0x40000000
+#define VM_MERGEABLE	0x80000000
+#define VM_UFFD_MINOR	0x100000000ul
+
+/* ------------------------------------------------------------------
+ * File systems and writeback: <linux/fs.h>, <linux/backing-dev.h>,
+ * <linux/writeback.h>, <linux/pagemap.h>, <linux/memcontrol.h>
+ */
+/* Linux 6.18's are an enum: the print fmt keeps the names. */
+enum {
+	I_DIRTY_SYNC		= (1 << 0),
+	I_DIRTY_DATASYNC	= (1 << 1),
+	I_DIRTY_PAGES		= (1 << 2),
+	I_NEW			= (1 << 3),
+	I_WILL_FREE		= (1 << 4),
+	I_FREEING		= (1 << 5),
+	I_CLEAR			= (1 << 6),
+	I_SYNC			= (1 << 7),
+	I_REFERENCED		= (1 << 8),
+	I_DIRTY_TIME		= (1 << 11),
+};
+
+enum wb_reason {
+	WB_REASON_BACKGROUND,
+	WB_REASON_VMSCAN,
+	WB_REASON_SYNC,
+	WB_REASON_PERIODIC,
+	WB_REASON_LAPTOP_TIMER,
+	WB_REASON_FS_FREE_SPACE,
+	WB_REASON_FORKER_THREAD,
+	WB_REASON_FOREIGN_FLUSH,
+	WB_REASON_MAX,
+};
+
+enum writeback_sync_modes { WB_SYNC_NONE, WB_SYNC_ALL };
+
+struct super_block {
+	dev_t	s_dev;
+};
+
+struct address_space;
+
+struct inode {
+	umode_t			i_mode;
+	unsigned long		i_ino;
+	unsigned long		i_state;
+	unsigned long		dirtied_when;
+	struct super_block	*i_sb;
+	struct address_space	*i_mapping;
+	struct backing_dev_info	*bdi;
+	struct bdi_writeback	*i_wb;
+};
+
+struct address_space {
+	struct inode	*host;
+	pgoff_t		writeback_index;
+};
+
+struct folio {
+	pgoff_t			index;
+	struct address_space	*mapping;
+	struct mem_cgroup	*memcg;
+};
+
+struct kernfs_node {
+	u64	id;
+};
+
+struct cgroup {
+	struct kernfs_node	*kn;
+};
+
+struct cgroup_subsys_state {
+	struct cgroup	*cgroup;
+	int		id;
+};
+
+struct mem_cgroup {
+	struct cgroup_subsys_state	css;
+};
+
+struct backing_dev_info {
+	u64		id;
+	const char	*dev_name;
+};
+
+struct bdi_writeback {
+	struct backing_dev_info		*bdi;
+	struct cgroup_subsys_state	*memcg_css;
+	unsigned long			write_bandwidth;
+	unsigned long			avg_write_bandwidth;
+	unsigned long			dirty_ratelimit;
+	unsigned long			balanced_dirty_ratelimit;
+};
+
+struct writeback_control {
+	long			nr_to_write;
+	long			pages_skipped;
+	long long		range_start;
+	long long		range_end;
+	enum writeback_sync_modes sync_mode;
+	unsigned		for_kupdate:1;
+	unsigned		for_background:1;
+	unsigned		tagged_writepages:1;
+	unsigned		for_reclaim:1;
+	unsigned		range_cyclic:1;
+	unsigned		for_sync:1;
+	struct bdi_writeback	*wb;
+};
+
+/* fs/fs-writeback.c's */
+struct wb_writeback_work {
+	long			nr_pages;
+	struct super_block	*sb;
+	enum writeback_sync_modes sync_mode;
+	unsigned int		tagged_writepages:1;
+	unsigned int		for_kupdate:1;
+	unsigned int		range_cyclic:1;
+	unsigned int		for_background:1;
+	unsigned int		for_sync:1;
+	unsigned int		auto_free:1;
+	enum wb_reason		reason;
+};
+
+struct wb_domain {
+	unsigned long	dirty_limit;
+};
+extern struct wb_domain global_wb_domain;
+
+enum node_stat_item { NR_FILE_DIRTY, NR_WRITEBACK, NR_DIRTIED, NR_WRITTEN, NR_VM_NODE_STAT_ITEMS };
+extern unsigned long conformance_node_stat[NR_VM_NODE_STAT_ITEMS];
+
+static inline unsigned long global_node_page_state(enum node_stat_item item)
+{
+	return conformance_node_stat[item];
+}
+
+static inline const char *bdi_dev_name(const struct backing_dev_info *bdi)
+{
+	return bdi && bdi->dev_name ? bdi->dev_name : "(unknown)";
+}
+
+static inline struct backing_dev_info *inode_to_bdi(const struct inode *inode)
+{
+	return inode ? inode->bdi : NULL;
+}
+
+static inline struct bdi_writeback *inode_to_wb(const struct inode *inode)
+{
+	return inode->i_wb;
+}
+
+static inline struct address_space *folio_mapping(const struct folio *folio)
+{
+	return folio->mapping;
+}
+
+static inline struct mem_cgroup *folio_memcg(const struct folio *folio)
+{
+	return folio->memcg;
+}
+
+static inline ino_t cgroup_ino(const struct cgroup *cgrp)
+{
+	return cgrp->kn->id;
+}
+
+/* ------------------------------------------------------------------
+ * Block: <linux/blkdev.h>, <linux/blk_types.h>, <linux/buffer_head.h>,
+ * <linux/blktrace_api.h>
+ */
+struct block_device {
+	dev_t	bd_dev;
+};
+
+struct buffer_head {
+	sector_t		b_blocknr;
+	size_t			b_size;
+	struct block_device	*b_bdev;
+};
+
+struct gendisk {
+	dev_t	devt;
+};
+
+struct request_queue {
+	struct gendisk	*disk;
+};
+
+struct bvec_iter {
+	sector_t	bi_sector;
+	unsigned int	bi_size;
+};
+
+struct bio {
+	struct bio		*bi_next;
+	struct block_device	*bi_bdev;
+	blk_opf_t		bi_opf;
+	blk_status_t		bi_status;
+	struct bvec_iter	bi_iter;
+};
+
+struct request {
+	struct request_queue	*q;
+	blk_opf_t		cmd_flags;
+	sector_t		__sector;
+	unsigned int		__data_len;
+	struct bio		*bio;
+};
+
+static inline dev_t disk_devt(const struct gendisk *disk)
+{
+	return disk->devt;
+}
+
+static inline dev_t bio_dev(const struct bio *bio)
+{
+	return bio->bi_bdev->bd_dev;
+}
+
+static inline unsigned int bio_sectors(const struct bio *bio)
+{
+	return bio->bi_iter.bi_size >> 9;
+}
+
+static inline sector_t blk_rq_pos(const struct request *rq)
+{
+	return rq->__sector;
+}
+
+static inline unsigned int blk_rq_bytes(const struct request *rq)
+{
+	return rq->__data_len;
+}
+
+static inline unsigned int blk_rq_sectors(const struct request *rq)
+{
+	return blk_rq_bytes(rq) >> 9;
+}
+
+static inline sector_t blk_rq_trace_sector(const struct request *rq)
+{
+	return blk_rq_pos(rq);
+}
+
+static inline unsigned int blk_rq_trace_nr_sectors(const struct request *rq)
+{
+	return blk_rq_sectors(rq);
+}
+
+static inline unsigned int blk_rq_count_bios(const struct request *rq)
+{
+	unsigned int n = 0;
+
+	for (const struct bio *b = rq->bio; b; b = b->bi_next)
+		n++;
+	return n;
+}
+
+static inline int blk_status_to_errno(blk_status_t status)
+{
+	return status ? -5 : 0;		/* -EIO */
+}
+
+/* block/blk-core.c's: the operation and its flags, as blktrace writes them. */
+#define REQ_OP_MASK	0xff
+enum req_op { REQ_OP_READ = 0, REQ_OP_WRITE = 1, REQ_OP_FLUSH = 2, REQ_OP_DISCARD = 3 };
+#define REQ_SYNC	(1u << 11)
+#define REQ_META	(1u << 12)
+#define REQ_FUA		(1u << 17)
+#define REQ_RAHEAD	(1u << 19)
+#define REQ_PREFLUSH	(1u << 18)
+
+static inline void blk_fill_rwbs(char *rwbs, blk_opf_t opf)
+{
+	int i = 0;
+
+	if (opf & REQ_PREFLUSH)
+		rwbs[i++] = 'F';
+	switch (opf & REQ_OP_MASK) {
+	case REQ_OP_WRITE:
+		rwbs[i++] = 'W';
+		break;
+	case REQ_OP_DISCARD:
+		rwbs[i++] = 'D';
+		break;
+	case REQ_OP_FLUSH:
+		rwbs[i++] = 'F';
+		break;
+	case REQ_OP_READ:
+		rwbs[i++] = 'R';
+		break;
+	default:
+		rwbs[i++] = 'N';
+	}
+	if (opf & REQ_FUA)
+		rwbs[i++] = 'F';
+	if (opf & REQ_RAHEAD)
+		rwbs[i++] = 'A';
+	if (opf & REQ_SYNC)
+		rwbs[i++] = 'S';
+	if (opf & REQ_META)
+		rwbs[i++] = 'M';
+	rwbs[i] = '\0';
+}
+
+static inline void touch_buffer(struct buffer_head *bh)
+{
+	(void)bh;
+}
+
+static inline void mark_buffer_dirty(struct buffer_head *bh)
+{
+	(void)bh;
+}
+
+/* ------------------------------------------------------------------
+ * Network: <linux/skbuff.h>, <linux/netdevice.h>, <net/sock.h>,
+ * <linux/in.h>, <linux/in6.h>, <net/tcp_states.h>
+ */
+#define AF_INET		2
+#define AF_INET6	10
+
+enum {
+	IPPROTO_IP = 0,
+	IPPROTO_TCP = 6,
+	IPPROTO_UDP = 17,
+	IPPROTO_DCCP = 33,
+	IPPROTO_SCTP = 132,
+	IPPROTO_MPTCP = 262,
+};
+
+enum {
+	TCP_ESTABLISHED = 1,
+	TCP_SYN_SENT,
+	TCP_SYN_RECV,
+	TCP_FIN_WAIT1,
+	TCP_FIN_WAIT2,
+	TCP_TIME_WAIT,
+	TCP_CLOSE,
+	TCP_CLOSE_WAIT,
+	TCP_LAST_ACK,
+	TCP_LISTEN,
+	TCP_CLOSING,
+	TCP_NEW_SYN_RECV,
+	TCP_MAX_STATES
+};
+
+enum { SK_MEM_SEND, SK_MEM_RECV };
+
+struct in6_addr {
+	union {
+		__u8	u6_addr8[16];
+		__be16	u6_addr16[8];
+		__be32	u6_addr32[4];
+	} in6_u;
+};
+#define s6_addr		in6_u.u6_addr8
+#define s6_addr32	in6_u.u6_addr32
+
+struct sockaddr_in6 {
+	unsigned short	sin6_family;
+	__be16		sin6_port;
+	__be32		sin6_flowinfo;
+	struct in6_addr	sin6_addr;
+	__u32		sin6_scope_id;
+};
+
+static inline void ipv6_addr_set_v4mapped(const __be32 addr, struct in6_addr *v4mapped)
+{
+	v4mapped->s6_addr32[0] = 0;
+	v4mapped->s6_addr32[1] = 0;
+	v4mapped->s6_addr32[2] = __builtin_bswap32(0x0000ffff);
+	v4mapped->s6_addr32[3] = addr;
+}
+
+struct device;
+
+struct net_device {
+	char		name[16];
+	const char	*drivername;
+	struct device	*dev_parent;
+};
+
+static inline const char *netdev_drivername(const struct net_device *dev)
+{
+	return dev->drivername ? dev->drivername : "";
+}
+
+struct skb_shared_info {
+	__u8		tx_flags;
+	unsigned char	nr_frags;
+	unsigned short	gso_size;
+	unsigned short	gso_segs;
+	unsigned int	gso_type;
+};
+
+struct sk_buff {
+	struct net_device	*dev;
+	unsigned int		len;
+	unsigned int		data_len;
+	__u16			queue_mapping;
+	__u8			ip_summed;
+	__u8			l4_hash;
+	__be16			vlan_proto;
+	__u16			vlan_tci;
+	__be16			protocol;
+	__u16			transport_header;
+	__u16			network_header;
+	__u16			mac_header;
+	__u32			hash;
+	unsigned int		napi_id;
+	unsigned int		truesize;
+	unsigned char		*head;
+	unsigned char		*data;
+	struct skb_shared_info	shinfo;
+};
+
+#define VLAN_TAG_PRESENT	0x1000
+static inline bool skb_vlan_tag_present(const struct sk_buff *skb)
+{
+	return skb->vlan_proto != 0;
+}
+
+static inline __u16 skb_vlan_tag_get(const struct sk_buff *skb)
+{
+	return skb->vlan_tci;
+}
+
+static inline struct skb_shared_info *skb_shinfo(const struct sk_buff *skb)
+{
+	return (struct skb_shared_info *)&skb->shinfo;
+}
+
+static inline bool skb_transport_header_was_set(const struct sk_buff *skb)
+{
+	return skb->transport_header != (__u16)~0U;
+}
+
+static inline bool skb_mac_header_was_set(const struct sk_buff *skb)
+{
+	return skb->mac_header != (__u16)~0U;
+}
+
+static inline unsigned char *skb_mac_header(const struct sk_buff *skb)
+{
+	return skb->head + skb->mac_header;
+}
+
+static inline int skb_network_offset(const struct sk_buff *skb)
+{
+	return (int)(skb->head + skb->network_header - skb->data);
+}
+
+static inline int skb_transport_offset(const struct sk_buff *skb)
+{
+	return (int)(skb->head + skb->transport_header - skb->data);
+}
+
+struct proto {
+	char	name[32];
+	long	sysctl_mem[3];
+	int	sysctl_rmem[3];
+	int	sysctl_wmem[3];
+};
+
+struct sock {
+	unsigned short		sk_family;
+	__u16			sk_protocol;
+	unsigned char		sk_state;
+	int			sk_err;
+	int			sk_rcvbuf;
+	atomic_t		sk_rmem_alloc;
+	refcount_t		sk_wmem_alloc;
+	int			sk_wmem_queued;
+	struct in6_addr		sk_v6_daddr;
+	struct in6_addr		sk_v6_rcv_saddr;
+	struct proto		*sk_prot;
+};
+
+struct inet_sock {
+	struct sock	sk;
+	__be32		inet_saddr;
+	__be32		inet_daddr;
+	__be16		inet_sport;
+	__be16		inet_dport;
+};
+
+static inline struct inet_sock *inet_sk(const struct sock *sk)
+{
+	return (struct inet_sock *)sk;
+}
+
+static inline int sk_get_rmem0(const struct sock *sk, const struct proto *proto)
+{
+	(void)sk;
+	return proto->sysctl_rmem[0];
+}
+
+static inline int sk_get_wmem0(const struct sock *sk, const struct proto *proto)
+{
+	(void)sk;
+	return proto->sysctl_wmem[0];
+}
+
+/* ------------------------------------------------------------------
+ * Devices and power: <linux/device.h>, <linux/pm.h>, <linux/pm_qos.h>,
+ * <linux/cpufreq.h>
+ */
+struct device {
+	const char	*init_name;
+	const char	*driver_name;
+	struct device	*parent;
+};
+
+static inline const char *dev_name(const struct device *dev)
+{
+	return dev->init_name;
+}
+
+static inline const char *dev_driver_string(const struct device *dev)
+{
+	return dev->driver_name ? dev->driver_name : "";
+}
+
+#define PM_EVENT_ON		0x0000
+#define PM_EVENT_FREEZE		0x0001
+#define PM_EVENT_SUSPEND	0x0002
+#define PM_EVENT_HIBERNATE	0x0004
+#define PM_EVENT_QUIESCE	0x0008
+#define PM_EVENT_RESUME		0x0010
+#define PM_EVENT_THAW		0x0020
+#define PM_EVENT_RESTORE	0x0040
+#define PM_EVENT_RECOVER	0x0080
+
+enum pm_qos_req_action {
+	PM_QOS_ADD_REQ,
+	PM_QOS_UPDATE_REQ,
+	PM_QOS_REMOVE_REQ
+};
+
+enum dev_pm_qos_req_type {
+	DEV_PM_QOS_RESUME_LATENCY = 1,
+	DEV_PM_QOS_LATENCY_TOLERANCE,
+	DEV_PM_QOS_MIN_FREQUENCY,
+	DEV_PM_QOS_MAX_FREQUENCY,
+	DEV_PM_QOS_FLAGS,
+};
+
+struct cpufreq_policy {
+	unsigned int	cpu;
+	unsigned int	min;
+	unsigned int	max;
+};
+
+/* ------------------------------------------------------------------
+ * RCU: <linux/rcupdate.h>, kernel/rcu/rcu_segcblist.h
+ */
+struct rcu_head {
+	struct rcu_head	*next;
+	void		(*func)(struct rcu_head *head);
+};
+
+#define RCU_CBLIST_NSEGS	4
+struct rcu_segcblist {
+	long		seglen[RCU_CBLIST_NSEGS];
+	unsigned long	gp_seq[RCU_CBLIST_NSEGS];
+};
+
+/* ------------------------------------------------------------------
+ * System calls: <asm/ptrace.h>, <asm/syscall.h>
+ */
+struct pt_regs {
+	unsigned long	di, si, dx, r10, r8, r9;
+	unsigned long	orig_ax;
+};
+
+static inline long syscall_get_nr(struct task_struct *task, struct pt_regs *regs)
+{
+	(void)task;
+	return (long)regs->orig_ax;
+}
+
+/*
+ * It stores into the record (sys_enter's args), which is 4-byte aligned
+ * as on x86-64, where the kernel's stores the same way: UBSan is told, as
+ * for the probe itself (stage6's __ustrace_record_access).
+ */
+#if defined(__clang__) || (defined(__GNUC__) && __GNUC__ >= 8)
+__attribute__((__no_sanitize__("alignment")))
+#endif
+static inline void
+syscall_get_arguments(struct task_struct *task, struct pt_regs *regs, unsigned long *args)
+{
+	(void)task;
+	args[0] = regs->di;
+	args[1] = regs->si;
+	args[2] = regs->dx;
+	args[3] = regs->r10;
+	args[4] = regs->r8;
+	args[5] = regs->r9;
+}
+
+/* TRACE_EVENT_FN()'s callbacks: the kernel's set a task flag. */
+static inline int syscall_regfunc(void)
+{
+	return 0;
+}
+
+static inline void syscall_unregfunc(void)
+{
+}
+
+#endif /* _CONFORMANCE_KSTUBS_H */

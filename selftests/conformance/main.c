@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * conformance-fire - the corpus's events (fire.c) seen from the library.
+ *
+ *   conformance-fire --formats DIR   each event's format (without its ID
+ *                                    line) into DIR/SYSTEM/EVENT
+ *   conformance-fire --trace FILE    enable the corpus's systems in the top
+ *                                    instance, fire every event, write the
+ *                                    instance's trace text into FILE
+ *   conformance-fire --serve         fire every event every millisecond until
+ *                                    SIGTERM or SIGINT, then exit(0): with
+ *                                    USTRACE_TRACEFS=DIR, a tracefs of the
+ *                                    kernel's events for ftracetest.sh
+ *
+ * With USTRACE_EVENTS and USTRACE_OUTPUT set, the recorder writes the same
+ * records into a trace.dat at exit, for trace-cmd report (trace-text.sh).
+ */
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <sys/stat.h>
+
+#include <linux/trace.h>
+#include <linux/trace_events.h>
+
+void conformance_fire_all(void);
+
+static const char *const systems[] = {
+	"sched", "irq", "timer", "workqueue", "signal", "task", "kmem", "writeback",
+	"block", "net", "sock", "power", "rcu", "alarmtimer", "error_report", "raw_syscalls",
+};
+
+static bool corpus_system(const char *system)
+{
+	for (size_t i = 0; i < sizeof(systems) / sizeof(systems[0]); i++)
+		if (!strcmp(systems[i], system))
+			return true;
+	return false;
+}
+
+static const char *formats_dir;
+static int nr_failed;
+
+/* DIR/SYSTEM/EVENT: the format without its "ID: N" line. */
+static void write_format(struct trace_event_call *call, void *priv)
+{
+	static char text[65536];
+	char path[4096];
+	const char *id, *eol;
+	FILE *f;
+	int len;
+
+	(void)priv;
+	if (!corpus_system(call->event_class->system))
+		return;
+	len = trace_event_format(call, text, sizeof(text));
+	if (len < 0 || len >= (int)sizeof(text)) {
+		fprintf(stderr, "conformance-fire: no format for %s\n", call->name);
+		nr_failed++;
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/%s", formats_dir, call->event_class->system);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/%s/%s", formats_dir, call->event_class->system,
+		 call->name);
+	f = fopen(path, "w");
+	if (!f) {
+		perror(path);
+		nr_failed++;
+		return;
+	}
+	id = strstr(text, "\nID: ");
+	eol = id ? strchr(id + 1, '\n') : NULL;
+	if (eol) {
+		fwrite(text, 1, (size_t)(id + 1 - text), f);
+		fputs(eol + 1, f);
+	} else {
+		fputs(text, f);
+	}
+	if (fclose(f))
+		nr_failed++;
+}
+
+static volatile sig_atomic_t stop;
+
+static void on_stop(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+static int serve(void)
+{
+	struct sigaction sa = { .sa_handler = on_stop };
+	const struct timespec tick = { 0, 1000 * 1000 };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	while (!stop) {
+		conformance_fire_all();
+		nanosleep(&tick, NULL);
+	}
+	exit(0);
+}
+
+int main(int argc, char **argv)
+{
+	FILE *out;
+
+	if (argc == 2 && !strcmp(argv[1], "--serve"))
+		return serve();
+
+	if (argc == 3 && !strcmp(argv[1], "--formats")) {
+		formats_dir = argv[2];
+		mkdir(formats_dir, 0755);
+		trace_for_each_event_call(write_format, NULL);
+		return nr_failed ? 1 : 0;
+	}
+	if (argc != 3 || strcmp(argv[1], "--trace")) {
+		fprintf(stderr, "usage: %s --formats DIR | --trace FILE | --serve\n", argv[0]);
+		return 2;
+	}
+	for (size_t i = 0; i < sizeof(systems) / sizeof(systems[0]); i++)
+		if (trace_set_clr_event(systems[i], NULL, 1)) {
+			fprintf(stderr, "conformance-fire: cannot enable %s\n", systems[i]);
+			return 1;
+		}
+	conformance_fire_all();
+	out = fopen(argv[2], "w");
+	if (!out) {
+		perror(argv[2]);
+		return 1;
+	}
+	trace_print_file(out, trace_get_global_buffer());
+	return fclose(out) ? 1 : 0;
+}
