@@ -270,6 +270,9 @@ int trace_ftrace_print_msg(struct trace_seq *s, const void *rec, unsigned int le
 #define TRACE_STACK_ID		4
 int trace_stack_print(struct trace_seq *s, const void *rec, unsigned int len);
 
+/* trace_events.c: register @call with its fields at @offsets (synthetic events). */
+int trace_add_event_call_at(struct trace_event_call *call, const unsigned int *offsets);
+
 void trace_event_lock(void);
 void trace_event_unlock(void);
 /* With trace_event_lock() held. */
