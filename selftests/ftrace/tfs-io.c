@@ -11,10 +11,12 @@
  *                                 after MS milliseconds
  *   tfs-io write0 FILE            open O_WRONLY, write(fd, "", 0)
  *   tfs-io write FILE TEXT        open O_WRONLY, one write of TEXT
+ *   tfs-io trunc FILE             open O_WRONLY | O_TRUNC, nothing written
  *
  * Each prints one line: "data N" (N bytes read), "eof", "readable",
- * "timeout", "wrote N", or the errno's name (EAGAIN, EINTR, ...), and
- * exits 0; a failed open prints "open: NAME" and exits 1.
+ * "timeout", "wrote N", "opened", or the errno's name (EAGAIN, EINTR,
+ * ...), and exits 0; a failed open prints "open: NAME" and exits 1 (trunc:
+ * the name alone, exit 0).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -134,8 +136,11 @@ int main(int argc, char **argv)
 			printf("%s\n", errname(errno));
 		else
 			printf("wrote %zd\n", n);
+	} else if (!strcmp(op, "trunc")) {
+		fd = open(path, O_WRONLY | O_TRUNC);
+		printf("%s\n", fd < 0 ? errname(errno) : "opened");
 	} else {
-		fprintf(stderr, "usage: tfs-io nonblock|setfl|read|poll|select|signal|write0|write FILE [MS|TEXT]\n");
+		fprintf(stderr, "usage: tfs-io nonblock|setfl|read|poll|select|signal|write0|write|trunc FILE [MS|TEXT]\n");
 		return 2;
 	}
 	return 0;
