@@ -807,9 +807,15 @@ static void remove_hist_vars(struct hist_data *hd)
  * The probe
  */
 
-/* The kernel's resolve_var_refs(): the values of other (@self: own) variables. */
-static bool resolve_var_refs(struct hist_data *hd, const void *key, uint64_t *vals, bool self)
+/*
+ * The kernel's resolve_var_refs(): the values of other triggers'
+ * variables, or (@self_elt, the hit's element) of the trigger's own.
+ */
+static bool resolve_var_refs(struct hist_data *hd, const void *key, uint64_t *vals,
+			     unsigned char *self_elt)
 {
+	bool self = self_elt != NULL;
+
 	for (unsigned int i = 0; i < hd->n_var_refs; i++) {
 		struct hist_field *ref = hd->var_refs[i];
 		struct hist_data *var_hd = ref->var_hd;
@@ -821,7 +827,8 @@ static bool resolve_var_refs(struct hist_data *hd, const void *key, uint64_t *va
 			continue;
 		if (__atomic_load_n(&var_hd->detached, __ATOMIC_RELAXED))
 			return false;
-		var_elt = tracing_map_lookup(var_hd->map, key);
+		/* The own table's element of the key is the hit's. */
+		var_elt = self ? self_elt : tracing_map_lookup(var_hd->map, key);
 		if (!var_elt)
 			return false;
 		if (self || !ref->read_once) {
@@ -846,7 +853,8 @@ static void hist_elt_update(struct hist_data *hd, struct hist_ctx *ctx)
 		uint64_t v;
 
 		if (!(f->flags & HIST_FIELD_FL_VAR)) {
-			tracing_map_update_sum(ctx->elt, i, hist_fn_call(f, ctx));
+			tracing_map_update_sum(ctx->elt, i, f->fn_num == HIST_FIELD_FN_COUNTER ? 1 :
+							     hist_fn_call(f, ctx));
 			continue;
 		}
 		if (f->flags & HIST_FIELD_FL_STRING) {
@@ -903,16 +911,16 @@ static void hist_trigger_func(struct event_trigger *t, const struct trigger_ctx 
 	if (!ctx.rec || __atomic_load_n(&hd->clearing, __ATOMIC_ACQUIRE))
 		return;
 	/* Zeroed as far as any table the key is looked up in reads. */
-	memset(key.bytes, 0, hd->n_var_refs ? HIST_KEY_SIZE_MAX : hd->key_size);
+	memset(key.bytes, 0, hd->key_zero);
 	hist_build_key(hd, &ctx, key.bytes);
-	if (hd->n_var_refs && !resolve_var_refs(hd, key.bytes, var_ref_vals, false))
+	if (hd->n_var_refs && !resolve_var_refs(hd, key.bytes, var_ref_vals, NULL))
 		return;
 	ctx.var_ref_vals = var_ref_vals;
 	ctx.elt = tracing_map_insert(hd->map, key.bytes);
 	if (!ctx.elt)
 		return;
 	hist_elt_update(hd, &ctx);
-	if (hd->n_actions && resolve_var_refs(hd, key.bytes, var_ref_vals, true))
+	if (hd->n_actions && resolve_var_refs(hd, key.bytes, var_ref_vals, ctx.elt))
 		hist_trigger_actions(hd, &ctx, key.bytes, var_ref_vals);
 }
 
@@ -1492,6 +1500,13 @@ static int hist_add(struct hist_data *hd, struct event_trigger *t)
 		return err;
 	if (has_hist_vars(hd) || hd->n_var_refs)
 		save_hist_vars(hd);
+	hd->key_zero = hd->key_size;
+	for (unsigned int i = 0; i < hd->n_var_refs; i++) {
+		struct hist_data *var_hd = hd->var_refs[i]->var_hd;
+
+		if (var_hd && var_hd->key_size > hd->key_zero)
+			hd->key_zero = var_hd->key_size;
+	}
 	err = hist_map_init(hd);
 	if (!err)
 		err = hist_register(hd, t);

@@ -292,6 +292,8 @@ struct action_data;
  * struct hist_data - a hist trigger's definition and table (the kernel's
  *	hist_trigger_data)
  * @event_file:  the event file it was set on
+ * @key_zero:    the bytes of the key a hit zeroes: its own, or more when
+ *               a referenced variable's table has a longer key
  * @refs:        triggers using it (a named histogram has several)
  * @var_users:   other triggers referencing its variables: "!hist" is
  *               -EBUSY while any; its memory stays while any
@@ -314,6 +316,7 @@ struct hist_data {
 	bool				enable_timestamps;
 	bool				remove;
 	bool				has_comm;
+	unsigned int			key_zero;
 	struct hist_field		*var_refs[TRACING_MAP_VARS_MAX];
 	unsigned int			n_var_refs;
 	struct action_data		*actions[HIST_ACTIONS_MAX];

@@ -1091,30 +1091,38 @@ bool field_has_hist_vars(struct hist_field *f, unsigned int level)
  */
 
 /* A number of the record; 0 when the record is too short. */
-static uint64_t rec_num(const struct hist_field *f, const struct hist_ctx *ctx)
+static inline uint64_t rec_num(const struct hist_field *f, const struct hist_ctx *ctx)
 {
-	union { uint8_t u8; uint16_t u16; uint32_t u32; uint64_t u64; } v = { .u64 = 0 };
 	const struct hist_ev_field *field = f->field;
+	const unsigned char *p;
+	uint64_t v64;
+	uint32_t v32;
+	uint16_t v16;
 
 	if (!ctx || !ctx->rec || !field || field->offset + field->size > ctx->len)
 		return 0;
-	/* Records are only 4-byte aligned. */
-	memcpy(&v, ctx->rec + field->offset, field->size);
+	/* Records are only 4-byte aligned: fixed-size copies, inlined. */
+	p = ctx->rec + field->offset;
 	switch (f->fn_num) {
 	case HIST_FIELD_FN_S8:
-		return (uint64_t)(int64_t)(int8_t)v.u8;
+		return (uint64_t)(int64_t)(int8_t)p[0];
 	case HIST_FIELD_FN_U8:
-		return v.u8;
+		return p[0];
 	case HIST_FIELD_FN_S16:
-		return (uint64_t)(int64_t)(int16_t)v.u16;
+		memcpy(&v16, p, 2);
+		return (uint64_t)(int64_t)(int16_t)v16;
 	case HIST_FIELD_FN_U16:
-		return v.u16;
+		memcpy(&v16, p, 2);
+		return v16;
 	case HIST_FIELD_FN_S32:
-		return (uint64_t)(int64_t)(int32_t)v.u32;
+		memcpy(&v32, p, 4);
+		return (uint64_t)(int64_t)(int32_t)v32;
 	case HIST_FIELD_FN_U32:
-		return v.u32;
+		memcpy(&v32, p, 4);
+		return v32;
 	default:
-		return v.u64;
+		memcpy(&v64, p, 8);
+		return v64;
 	}
 }
 
