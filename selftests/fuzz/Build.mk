@@ -7,6 +7,9 @@
 #                   "make check"
 #   trigger-replay  the same for the trigger target (selftests/trigger/
 #                   trigger_fuzz.c) and regress/trigger-*.in
+#   hist-replay     the same for the hist target (selftests/hist/
+#                   hist_fuzz.c: synthetic events, inter-event commands)
+#                   and regress/hist-*.in
 #   filter-fuzzer   the event filter parser and matcher under libFuzzer;
 #                   built only by "make fuzz" (clang, USTRACE_FUZZ=1),
 #                   which runs it for FUZZ_TIME seconds
@@ -20,6 +23,9 @@ TEST_PROGS += $(d)/fuzz-replay
 
 $(call add-static-prog,$(d)/trigger-replay,selftests/trigger/trigger_fuzz.c $(d)/replay-trigger.c,-lpthread)
 TEST_PROGS += $(d)/trigger-replay
+
+$(call add-static-prog,$(d)/hist-replay,selftests/hist/hist_fuzz.c $(d)/replay-hist.c,-lpthread)
+TEST_PROGS += $(d)/hist-replay
 
 ifeq ($(USTRACE_FUZZ),1)
 $(call add-static-prog,$(d)/filter-fuzzer,$(d)/filter_fuzz.c,-fsanitize=fuzzer -lpthread)

@@ -12,3 +12,14 @@
 $(call add-static-prog,$(d)/hist-inter-event,$(d)/inter_event.c,-lpthread)
 $(call add-cflags,$(d)/inter_event.c,-I$(srctree)/$(d))
 TEST_PROGS += $(d)/hist-inter-event
+
+#   hist-fuzzer  the synthetic_events / dynamic_events parser and
+#                inter-event hist commands, run by events, under libFuzzer
+#                (clang, USTRACE_FUZZ=1; "make fuzz" runs it);
+#                selftests/fuzz/hist-replay replays its seeds and regress
+#                inputs in "make check"
+
+$(call add-cflags,$(d)/hist_fuzz.c,-I$(srctree)/$(d))
+ifeq ($(USTRACE_FUZZ),1)
+$(call add-static-prog,$(d)/hist-fuzzer,$(d)/hist_fuzz.c,-fsanitize=fuzzer -lpthread)
+endif
