@@ -825,7 +825,9 @@ static bool resolve_var_refs(struct hist_data *hd, const void *key, uint64_t *va
 			return false;
 		if (self != (var_hd == hd))
 			continue;
-		if (__atomic_load_n(&var_hd->detached, __ATOMIC_RELAXED))
+		/* A table being cleared is no one's to read (see hist_clear()). */
+		if (__atomic_load_n(&var_hd->detached, __ATOMIC_RELAXED) ||
+		    __atomic_load_n(&var_hd->clearing, __ATOMIC_ACQUIRE))
 			return false;
 		/* The own table's element of the key is the hit's. */
 		var_elt = self ? self_elt : tracing_map_lookup(var_hd->map, key);
@@ -1311,7 +1313,11 @@ static bool named_match(struct hist_data *hd, struct hist_data *named)
 	return hist_match(hd, NULL, &(struct event_trigger){ .data = named }, named, true);
 }
 
-/* The kernel's hist_clear(): empty the table once no probe is in it. */
+/*
+ * The kernel's hist_clear(): empty the table once no probe is in it:
+ * neither its own, nor one that references its variables (both test
+ * @clearing under the tracepoint read lock).
+ */
 static void hist_clear(struct hist_data *hd)
 {
 	__atomic_store_n(&hd->clearing, 1, __ATOMIC_RELEASE);
