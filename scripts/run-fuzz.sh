@@ -11,14 +11,15 @@
 # to selftests/fuzz/regress/TARGET-*.in, which the replay programs replay
 # in "make check", and the run fails.  Run from the top of the source tree.
 #
-# Targets: filter (selftests/fuzz/filter-fuzzer, replayed by fuzz-replay)
-# and trigger (selftests/trigger/trigger-fuzzer, trigger-replay).
+# Targets: filter (selftests/fuzz/filter-fuzzer, replayed by fuzz-replay),
+# trigger (selftests/trigger/trigger-fuzzer, trigger-replay) and hist
+# (selftests/hist/hist-fuzzer, hist-replay).
 set -u
 
 dir=$1
 time=$2
 make=${MAKE:-make}
-targets="filter trigger"
+targets="filter trigger hist"
 fail=0
 
 # A leak, an ASan report or any undefined behaviour ends the run with a

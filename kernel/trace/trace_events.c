@@ -181,7 +181,7 @@ static struct trace_event_call *find_call_locked(const char *system,
  * The offset of each field, as the compiler laid out the record: each at
  * the next multiple of its alignment after the common header.
  */
-static int event_layout_fields(struct trace_event_call *call)
+static int event_layout_fields(struct trace_event_call *call, const unsigned int *offsets)
 {
 	const struct trace_event_fields *f = call->event_class->fields_array;
 	struct trace_event_priv *priv;
@@ -197,7 +197,7 @@ static int event_layout_fields(struct trace_event_call *call)
 		unsigned int align = f[i].align > 0 ? f[i].align : 1;
 
 		offset = (offset + align - 1) / align * align;
-		priv->offsets[i] = offset;
+		priv->offsets[i] = offsets ? offsets[i] : offset;
 		offset += f[i].size;
 	}
 	call->priv = priv;
@@ -215,6 +215,22 @@ static int event_layout_fields(struct trace_event_call *call)
  * Context: any thread; takes the event mutex.
  */
 int __ustrace_add_event_call(struct trace_event_call *call)
+{
+	return trace_add_event_call_at(call, NULL);
+}
+
+/**
+ * trace_add_event_call_at - register an event whose fields are laid out
+ *	by its definer
+ * @call:    the event
+ * @offsets: the offset of each field of the class in the record (NULL:
+ *           where the compiler puts them, as trace_add_event_call())
+ *
+ * For the synthetic events, whose records follow the kernel's layout
+ * (trace_events_synth.c).
+ * Return: as __ustrace_add_event_call().
+ */
+int trace_add_event_call_at(struct trace_event_call *call, const unsigned int *offsets)
 {
 	struct trace_event_call **calls;
 	int id, err;
@@ -242,7 +258,7 @@ int __ustrace_add_event_call(struct trace_event_call *call)
 	err = id;
 	if (id < 0)
 		goto out;
-	err = event_layout_fields(call);
+	err = event_layout_fields(call, offsets);
 	if (err)
 		goto out;
 	call->id = id;

@@ -2,41 +2,45 @@
 /*
  * Hist triggers (Documentation/trace/histogram.rst): a table of the
  * event's hits and sums, keyed by up to three fields, read from the event
- * directory's hist file in the kernel's format.
+ * directory's hist file in the kernel's format; with variables, variable
+ * references across events, expressions and actions, the inter-event
+ * histograms that measure a latency between two events:
  *
- *	echo 'hist:keys=common_pid.execname:vals=bytes:sort=bytes.descending' \
- *		> events/sys/ev/trigger
+ *	echo 'hist:keys=id:ts0=common_timestamp.usecs' > events/app/req_start/trigger
+ *	echo 'hist:keys=id:lat=common_timestamp.usecs-$ts0:'\
+ *	     'onmatch(app.req_start).req_latency($lat,id)' > events/app/req_end/trigger
  *
- * The table is preallocated when the trigger is set: size= entries (2048
- * by default) and a hash table of twice as many slots, as the kernel's
- * tracing_map.  The probe inserts without locks:
+ * trace_events_hist.h names the parts and the terms.  This file has the
+ * command: its attributes, the fields it is made of, registration (named
+ * histograms, matching, removal), the probe, and the hist file.  The
+ * table is tracing_map.c; fields and expressions trace_events_hist_field.c;
+ * actions trace_events_hist_action.c.
  *
- *	slot:  { hash, element + 1 }         element: sums[], [comm], key
+ * A hit, in the probe (hist_trigger_func()), as the kernel's
+ * event_hist_trigger():
  *
- *   - a new key claims a free slot by a cmpxchg of its hash word, takes
- *     the next free element (an atomic add), fills in the key and then
- *     publishes the element with a release store;
- *   - a thread that finds its hash in a slot whose element is not
- *     published yet waits a few rounds, then counts the hit as dropped;
- *   - sums are atomic adds; a full table counts drops.
+ *   1. the key is built on the stack from the key fields;
+ *   2. references to other triggers' variables are resolved: the key is
+ *      looked up in each variable's table, and a variable not set there
+ *      means no match: the hit is not counted at all;
+ *   3. the element of the key is found or inserted; sums are added to,
+ *      variables and field vars set;
+ *   4. references to the trigger's own variables are resolved, and if
+ *      all are, the actions run.
  *
- * Readers sort what is published, under the event mutex.  :clear pauses
- * the table, waits for the probes, and empties it.
- *
- * Not implemented: variables, expressions, actions (onmatch, onmax,
- * onchange), synthetic events.  They are refused with an error_log entry.
+ * Nothing there allocates or locks: the table and every string variable's
+ * storage are allocated when the trigger is set, the var refs' values are
+ * on the stack.
  */
 #define __USTRACE_CORE
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
-#include <sched.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 
 #include <linux/ring_buffer.h>
 #include <linux/trace_clock.h>
@@ -44,435 +48,23 @@
 #include <linux/tracepoint.h>
 
 #include "trace_array.h"
+#include "trace_events_hist.h"
 #include "trace_events_internal.h"
 #include "trace_filter.h"
 #include "trace_trigger.h"
 
-/* The kernel's limits (tracing_map.h, trace_events_hist.c). */
-#define HIST_BITS_DEFAULT	11
-#define HIST_BITS_MIN		7
-#define HIST_BITS_MAX		17
-#define HIST_KEYS_MAX		3
-#define HIST_VALS_MAX		3	/* hitcount included */
-#define HIST_FIELDS_MAX		(HIST_KEYS_MAX + HIST_VALS_MAX)
-#define HIST_SORT_KEYS_MAX	2
-#define HIST_VARS_MAX		16
-#define HIST_ACTIONS_MAX	8
-#define HIST_STR_MAX		256	/* MAX_FILTER_STR_VAL */
-#define HIST_STACK_DEPTH	16
-#define HIST_KEY_SIZE_MAX	(HIST_STR_MAX + HIST_STACK_DEPTH * 8)
-#define HIST_COMM_LEN		16
-#define HIST_SPIN_MAX		1000
-
-/* The error_log messages, the kernel's. */
-#define HIST_ERRORS							\
-	C(TOO_MANY_VARS,	"Too many variables defined"),		\
-	C(NAMED_MISMATCH,	"Named hist trigger doesn't match existing named trigger (includes variables)"), \
-	C(TRIGGER_EEXIST,	"Hist trigger already exists"),		\
-	C(TRIGGER_ENOENT_CLEAR,	"Can't clear or continue a nonexistent hist trigger"), \
-	C(SET_CLOCK_FAIL,	"Couldn't set trace_clock"),		\
-	C(BAD_FIELD_MODIFIER,	"Invalid field modifier"),		\
-	C(VAR_CREATE_FIND_FAIL,	"Couldn't create or find variable"),	\
-	C(ACTION_NOT_FOUND,	"No action found"),			\
-	C(VAR_NOT_FOUND,	"Couldn't find variable"),		\
-	C(FIELD_NOT_FOUND,	"Couldn't find field"),			\
-	C(EMPTY_ASSIGNMENT,	"Empty assignment"),			\
-	C(INVALID_SORT_MODIFIER,"Invalid sort modifier"),		\
-	C(EMPTY_SORT_FIELD,	"Empty sort field"),			\
-	C(TOO_MANY_SORT_FIELDS,	"Too many sort fields (Max = 2)"),	\
-	C(INVALID_SORT_FIELD,	"Sort field must be a key or a val"),
-
-#define C(a, b)		HIST_ERR_##a
-enum { HIST_ERRORS };
-#undef C
 #define C(a, b)		b
 static const char *const hist_err_text[] = { HIST_ERRORS };
 #undef C
 
-/* The kernel's hist_field_flags, for the same comparisons. */
-enum {
-	HIST_FL_HITCOUNT	= 1 << 0,
-	HIST_FL_KEY		= 1 << 1,
-	HIST_FL_STRING		= 1 << 2,
-	HIST_FL_HEX		= 1 << 3,
-	HIST_FL_SYM		= 1 << 4,
-	HIST_FL_SYM_OFFSET	= 1 << 5,
-	HIST_FL_EXECNAME	= 1 << 6,
-	HIST_FL_SYSCALL		= 1 << 7,
-	HIST_FL_STACKTRACE	= 1 << 8,
-	HIST_FL_LOG2		= 1 << 9,
-	HIST_FL_TIMESTAMP	= 1 << 10,
-	HIST_FL_TIMESTAMP_USECS	= 1 << 11,
-	HIST_FL_CPU		= 1 << 15,
-	HIST_FL_BUCKET		= 1 << 17,
-	HIST_FL_PERCENT		= 1 << 19,
-	HIST_FL_GRAPH		= 1 << 20,
-};
-
-/* Where a field's value comes from. */
-enum hist_src {
-	SRC_COUNTER,		/* hitcount: 1 */
-	SRC_NUM,		/* an integer field */
-	SRC_STATIC_STR,		/* char[N] */
-	SRC_DYN_STR,		/* __data_loc char[] */
-	SRC_CPU,
-	SRC_TIMESTAMP,
-	SRC_STACK,
-};
-
-/**
- * struct hist_field - a key or a value
- * @flags:    HIST_FL_*
- * @src:      where its value comes from
- * @name:     the field's name (what hist_field_name() gives in the kernel)
- * @type:     the field's type, for matching triggers ("" if none)
- * @foff:     its offset in the record
- * @fsize:    its size in the record
- * @is_signed: a signed integer
- * @buckets:  .buckets=N
- * @size:     a key's bytes in the compound key (a multiple of 8)
- * @offset:   a key's offset in the compound key
- * @owned:    @name and @type of an event's field, copied: the event may
- *            go (dlclose()) while a named histogram it shared lives on
- */
-struct hist_field {
-	unsigned long	flags;
-	enum hist_src	src;
-	const char	*name;
-	const char	*type;
-	unsigned int	foff;
-	unsigned int	fsize;
-	bool		is_signed;
-	unsigned long	buckets;
-	unsigned int	size;
-	unsigned int	offset;
-	char		*owned;
-};
-
-struct hist_sort_key {
-	unsigned int	idx;		/* in fields[]: 0 is hitcount */
-	bool		descending;
-};
-
-/* One slot of the hash table: the key's hash and element index + 1. */
-struct hist_slot {
-	uint32_t	hash;
-	uint32_t	elt;
-};
-
-/**
- * struct hist_map - the preallocated table
- * @max_elts: elements (size=)
- * @nr_slots: slots, twice the elements
- * @elt_size: bytes of an element: sums, then comm (execname), then key
- * @comm_off: offset of comm in an element (0: none)
- * @key_off:  offset of the key in an element
- */
-struct hist_map {
-	unsigned int		bits;
-	unsigned int		max_elts;
-	unsigned int		nr_slots;
-	unsigned int		key_size;
-	unsigned int		n_vals;
-	unsigned int		elt_size;
-	unsigned int		comm_off;
-	unsigned int		key_off;
-	struct hist_slot	*slots;
-	unsigned char		*elts;
-	unsigned int		next_elt;
-	uint64_t		hits;
-	uint64_t		drops;
-};
-
-/**
- * struct hist_data - a histogram: its definition and its table
- * @fields:     hitcount, the values, then the keys
- * @name:       "name=NAME" as written, for named triggers (shared by
- *              every trigger of that name, in any event or instance)
- * @clock:      clock=, "global" by default
- * @refs:       triggers using it; under the event mutex
- * @clearing:   :clear is emptying the table; probes keep off (atomic)
- * @next_named: the named histograms
- */
-struct hist_data {
-	struct hist_field	fields[HIST_FIELDS_MAX];
-	unsigned int		n_vals;
-	unsigned int		n_keys;
-	unsigned int		n_fields;
-	unsigned int		key_size;
-	struct hist_sort_key	sort_keys[HIST_SORT_KEYS_MAX];
-	unsigned int		n_sort_keys;
-	unsigned int		map_bits;
-	bool			enable_timestamps;
-	bool			pause, cont, clear;
-	char			*name;
-	char			*clock;
-	struct hist_map		*map;
-	int			refs;
-	int			clearing;
-	struct hist_data	*next_named;
-};
-
+/* Named histograms (name=), and those with variables; under the event mutex. */
 static struct hist_data *named_hists;
+struct hist_data *hist_vars;
 
 /* ------------------------------------------------------------------
- * The table
+ * A growing text
  */
 
-static void hist_map_free(struct hist_map *map)
-{
-	if (!map)
-		return;
-	free(map->slots);
-	free(map->elts);
-	free(map);
-}
-
-static struct hist_map *hist_map_create(unsigned int bits, unsigned int key_size,
-					unsigned int n_vals, bool comm)
-{
-	struct hist_map *map = calloc(1, sizeof(*map));
-
-	if (!map)
-		return NULL;
-	map->bits = bits;
-	map->max_elts = 1u << bits;
-	map->nr_slots = 2u << bits;
-	map->key_size = key_size;
-	map->n_vals = n_vals;
-	map->comm_off = comm ? n_vals * 8 : 0;
-	map->key_off = n_vals * 8 + (comm ? HIST_COMM_LEN : 0);
-	map->elt_size = map->key_off + key_size;
-	map->slots = calloc(map->nr_slots, sizeof(*map->slots));
-	map->elts = calloc(map->max_elts, map->elt_size);
-	if (!map->slots || !map->elts) {
-		hist_map_free(map);
-		return NULL;
-	}
-	return map;
-}
-
-static unsigned char *hist_elt(const struct hist_map *map, uint32_t i)
-{
-	return map->elts + (size_t)i * map->elt_size;
-}
-
-static uint64_t *hist_sums(unsigned char *elt)
-{
-	return (uint64_t *)elt;
-}
-
-/*
- * A word at a time (keys are whole 64-bit words), multiplied and folded:
- * never 0, which marks a free slot.
- */
-static uint32_t hist_hash(const unsigned char *key, unsigned int size)
-{
-	uint64_t h = 0x9e3779b97f4a7c15ull, w;
-
-	for (unsigned int i = 0; i < size; i += 8) {
-		memcpy(&w, key + i, 8);
-		h = (h ^ w) * 0xff51afd7ed558ccdull;
-		h ^= h >> 32;
-	}
-	h ^= h >> 29;
-	return (uint32_t)(h ^ (h >> 32)) | 1;
-}
-
-/*
- * The element of @key, inserted if new (the kernel's
- * tracing_map_insert()).  NULL when the table is full, or another thread
- * is still publishing the same key: counted as dropped.
- * Context: a probe; no locks.
- */
-static unsigned char *hist_map_insert(struct hist_map *map, const unsigned char *key)
-{
-	uint32_t hash = hist_hash(key, map->key_size), mask = map->nr_slots - 1;
-	uint32_t idx = hash & mask, probes = 0, spins = 0, zero, e, n;
-	unsigned char *elt;
-
-	__atomic_add_fetch(&map->hits, 1, __ATOMIC_RELAXED);
-	while (probes < map->nr_slots) {
-		struct hist_slot *slot = &map->slots[idx];
-		uint32_t h = __atomic_load_n(&slot->hash, __ATOMIC_ACQUIRE);
-
-		if (h == hash) {
-			/* Pairs with the release store of a new element. */
-			e = __atomic_load_n(&slot->elt, __ATOMIC_ACQUIRE);
-			if (!e) {
-				if (++spins > HIST_SPIN_MAX)
-					break;
-				continue;
-			}
-			elt = hist_elt(map, e - 1);
-			if (!memcmp(elt + map->key_off, key, map->key_size))
-				return elt;
-		} else if (!h) {
-			zero = 0;
-			if (!__atomic_compare_exchange_n(&slot->hash, &zero, hash, false,
-							 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
-				continue;	/* taken meanwhile: look at it again */
-			n = __atomic_fetch_add(&map->next_elt, 1, __ATOMIC_RELAXED);
-			if (n >= map->max_elts) {
-				__atomic_store_n(&slot->hash, 0, __ATOMIC_RELEASE);
-				break;
-			}
-			elt = hist_elt(map, n);
-			memcpy(elt + map->key_off, key, map->key_size);
-			if (map->comm_off)
-				trace_current_comm((char *)elt + map->comm_off);
-			__atomic_store_n(&slot->elt, n + 1, __ATOMIC_RELEASE);
-			return elt;
-		}
-		idx = (idx + 1) & mask;
-		probes++;
-	}
-	__atomic_add_fetch(&map->drops, 1, __ATOMIC_RELAXED);
-	return NULL;
-}
-
-/* Empty the table; no probe may be using it. */
-static void hist_map_clear(struct hist_map *map)
-{
-	memset(map->slots, 0, map->nr_slots * sizeof(*map->slots));
-	memset(map->elts, 0, (size_t)map->max_elts * map->elt_size);
-	__atomic_store_n(&map->next_elt, 0, __ATOMIC_RELAXED);
-	__atomic_store_n(&map->hits, 0, __ATOMIC_RELAXED);
-	__atomic_store_n(&map->drops, 0, __ATOMIC_RELAXED);
-}
-
-/* ------------------------------------------------------------------
- * Values of fields, in the probe
- */
-
-static uint64_t rec_num(const unsigned char *rec, unsigned int len,
-			const struct hist_field *f)
-{
-	union { uint8_t u8; uint16_t u16; uint32_t u32; uint64_t u64; } v = { .u64 = 0 };
-
-	if (f->foff + f->fsize > len)
-		return 0;
-	/* Records are only 4-byte aligned. */
-	memcpy(&v, rec + f->foff, f->fsize);
-	switch (f->fsize) {
-	case 1:
-		return f->is_signed ? (uint64_t)(int64_t)(int8_t)v.u8 : v.u8;
-	case 2:
-		return f->is_signed ? (uint64_t)(int64_t)(int16_t)v.u16 : v.u16;
-	case 4:
-		return f->is_signed ? (uint64_t)(int64_t)(int32_t)v.u32 : v.u32;
-	default:
-		return v.u64;
-	}
-}
-
-/* The kernel's order_base_2(): the log2 rounded up, 0 for 0 and 1. */
-static uint64_t order_base_2(uint64_t v)
-{
-	return v > 1 ? 64 - (uint64_t)__builtin_clzll(v - 1) : 0;
-}
-
-static uint64_t field_value(const struct hist_field *f, struct event_trigger *t,
-			    const struct trigger_ctx *ctx)
-{
-	uint64_t v;
-	int cpu;
-
-	switch (f->src) {
-	case SRC_COUNTER:
-		return 1;
-	case SRC_CPU:
-		cpu = sched_getcpu();
-		v = cpu < 0 ? 0 : (uint64_t)cpu;
-		break;
-	case SRC_TIMESTAMP:
-		v = ring_buffer_time_stamp(t->file->buffer);
-		if (f->flags & HIST_FL_TIMESTAMP_USECS)
-			v = (v + 500) / 1000;
-		break;
-	default:
-		v = rec_num(ctx->rec, ctx->len, f);
-		break;
-	}
-	if (f->flags & HIST_FL_LOG2)
-		v = order_base_2(v);
-	else if (f->flags & HIST_FL_BUCKET)
-		v = v / f->buckets * f->buckets;
-	return v;
-}
-
-/* A string key, NUL-terminated within its size, as the kernel's add_to_key(). */
-static void key_string(unsigned char *dst, const struct hist_field *f,
-		       const unsigned char *rec, unsigned int len)
-{
-	unsigned int off = f->foff, n = f->fsize;
-	uint32_t loc;
-
-	if (f->src == SRC_DYN_STR) {
-		if (f->foff + 4 > len)
-			return;
-		memcpy(&loc, rec + f->foff, 4);
-		off = loc & 0xffff;
-		n = loc >> 16;
-	}
-	if (off > len)
-		return;
-	if (n > len - off)
-		n = len - off;
-	if (n > f->size - 1)
-		n = f->size - 1;
-	for (unsigned int i = 0; i < n && rec[off + i]; i++)
-		dst[i] = rec[off + i];
-}
-
-static void hist_func(struct event_trigger *t, const struct trigger_ctx *ctx)
-{
-	struct hist_data *hd = t->data;
-	union {
-		unsigned char	bytes[HIST_KEY_SIZE_MAX];
-		uint64_t	align;
-	} key;
-	unsigned long stack[HIST_STACK_DEPTH];
-	unsigned char *elt;
-	unsigned int i;
-	uint64_t v;
-
-	if (!ctx->rec || __atomic_load_n(&hd->clearing, __ATOMIC_ACQUIRE))
-		return;
-	memset(key.bytes, 0, hd->key_size);
-	for (i = hd->n_vals; i < hd->n_fields; i++) {
-		const struct hist_field *f = &hd->fields[i];
-
-		if (f->src == SRC_STACK) {
-			memset(stack, 0, sizeof(stack));
-			trace_stack_capture(stack, HIST_STACK_DEPTH, ctx->ret);
-			memcpy(key.bytes + f->offset, stack, sizeof(stack));
-		} else if (f->flags & HIST_FL_STRING) {
-			key_string(key.bytes + f->offset, f, ctx->rec, ctx->len);
-		} else {
-			v = field_value(f, t, ctx);
-			memcpy(key.bytes + f->offset, &v, sizeof(v));
-		}
-	}
-	elt = hist_map_insert(hd->map, key.bytes);
-	if (!elt)
-		return;
-	for (i = 0; i < hd->n_vals; i++)
-		__atomic_add_fetch(&hist_sums(elt)[i], field_value(&hd->fields[i], t, ctx),
-				   __ATOMIC_RELAXED);
-}
-
-/* ------------------------------------------------------------------
- * A growing text buffer: a histogram may be longer than a trace_seq.
- */
-
-struct hist_buf {
-	char	*text;
-	size_t	len, size;
-	bool	failed;
-};
-
-static __attribute__((__format__(__printf__, 2, 3)))
 void hb_printf(struct hist_buf *b, const char *fmt, ...)
 {
 	va_list ap;
@@ -481,6 +73,9 @@ void hb_printf(struct hist_buf *b, const char *fmt, ...)
 	if (b->failed)
 		return;
 	for (;;) {
+		size_t size;
+		char *text;
+
 		va_start(ap, fmt);
 		n = vsnprintf(b->text ? b->text + b->len : NULL, b->size - b->len, fmt, ap);
 		va_end(ap);
@@ -490,9 +85,7 @@ void hb_printf(struct hist_buf *b, const char *fmt, ...)
 		}
 		if (b->len + (size_t)n < b->size)
 			break;
-		size_t size = b->size ? b->size * 2 : 4096;
-		char *text;
-
+		size = b->size ? b->size * 2 : 4096;
 		while (size <= b->len + (size_t)n)
 			size *= 2;
 		text = realloc(b->text, size);
@@ -506,89 +99,892 @@ void hb_printf(struct hist_buf *b, const char *fmt, ...)
 	b->len += (size_t)n;
 }
 
-static void hb_puts(struct hist_buf *b, const char *s)
+void hb_puts(struct hist_buf *b, const char *s)
 {
 	hb_printf(b, "%s", s);
 }
 
 /* ------------------------------------------------------------------
- * Printing
+ * Errors
  */
 
-/* The modifiers, in the order get_hist_field_flags() picks the one shown. */
-static const struct {
-	unsigned long	flag;
-	const char	*name;
-} hist_modifiers[] = {
-	{ HIST_FL_HEX,			"hex" },
-	{ HIST_FL_SYM,			"sym" },
-	{ HIST_FL_SYM_OFFSET,		"sym-offset" },
-	{ HIST_FL_EXECNAME,		"execname" },
-	{ HIST_FL_SYSCALL,		"syscall" },
-	{ HIST_FL_LOG2,			"log2" },
-	{ HIST_FL_BUCKET,		"buckets" },
-	{ HIST_FL_TIMESTAMP_USECS,	"usecs" },
-	{ HIST_FL_PERCENT,		"percent" },
-	{ HIST_FL_GRAPH,		"graph" },
-};
+/*
+ * The command being parsed, for error_log (the kernel's last_cmd and
+ * last_cmd_loc): "hist:" and what follows the command word; where that
+ * starts in the text as written.  A trigger made internally (a field
+ * var's) logs under the command that asked for it, as in the kernel.
+ */
+static struct {
+	struct trigger_parse	*p;
+	char			*last_cmd;
+	char			loc[128];
+	unsigned int		pf_off;
+} hist_ectx;
 
-static const char *field_flags_str(unsigned long flags)
+/* The kernel's err_pos(): where @str first occurs in the command, or 0. */
+unsigned int errpos(const char *str)
 {
-	for (size_t i = 0; i < sizeof(hist_modifiers) / sizeof(hist_modifiers[0]); i++)
-		if (flags & hist_modifiers[i].flag)
-			return hist_modifiers[i].name;
+	const char *at;
+
+	if (!str || !hist_ectx.last_cmd)
+		return 0;
+	at = strstr(hist_ectx.last_cmd, str);
+	return at ? (unsigned int)(at - hist_ectx.last_cmd) : 0;
+}
+
+/*
+ * Log an error, the caret moved from the kernel's command text into the
+ * text as written.  When the kernel logs several for one command, the
+ * last is kept (see histogram.rst here).
+ */
+void hist_err(int type, unsigned int pos)
+{
+	/* The caller reads the location after we return: kept per thread. */
+	static __thread char loc[sizeof(hist_ectx.loc)];
+
+	if (!hist_ectx.p || !hist_ectx.last_cmd)
+		return;
+	if (pos >= 5)
+		pos = pos - 5 + hist_ectx.pf_off;
+	memcpy(loc, hist_ectx.loc, sizeof(loc));
+	trigger_err(hist_ectx.p, loc, hist_err_text[type], pos);
+}
+
+/* ------------------------------------------------------------------
+ * Looking things up
+ */
+
+/* An event file of @tr for hist's purposes: the kernel's find_event_file(). */
+struct trace_event_file *hist_find_event_file(struct trace_array *tr, const char *system,
+					      const char *event)
+{
+	struct trace_event_call *call;
+
+	if (!system || !event)
+		return NULL;
+	call = trace_find_event_call(system, event);
+	if (!call || (call->flags & TRACE_EVENT_FL_IGNORE_ENABLE) || !call->priv)
+		return NULL;
+	return trace_array_file_locked(tr, call, true);
+}
+
+struct hist_data *hist_file_next(struct trace_event_file *file, struct hist_data *prev)
+{
+	struct event_trigger_list *l = trigger_list(file);
+	bool after = !prev;
+
+	for (unsigned int i = 0; l && i < l->nr; i++) {
+		if (l->t[i]->cmd->type != ETT_EVENT_HIST)
+			continue;
+		if (after)
+			return l->t[i]->data;
+		after = l->t[i]->data == prev;
+	}
 	return NULL;
 }
 
-/* The kernel's hist_field_print(): "name.modifier[=N]". */
-static void field_print(struct hist_buf *b, const struct hist_field *f)
+char *hist_find_trigger_filter(struct hist_data *hd, struct trace_event_file *file)
 {
-	const char *flags = field_flags_str(f->flags);
+	struct event_trigger_list *l = trigger_list(file);
 
-	hb_puts(b, f->name);
-	if (flags)
-		hb_printf(b, ".%s", flags);
-	if (f->buckets)
-		hb_printf(b, "=%lu", f->buckets);
+	for (unsigned int i = 0; l && i < l->nr; i++)
+		if (l->t[i]->cmd->type == ETT_EVENT_HIST && l->t[i]->data == hd)
+			return l->t[i]->filter_str;
+	return NULL;
 }
 
-/* The trigger's line: in the trigger file, and the hist file's header. */
+/* ------------------------------------------------------------------
+ * Attributes
+ */
+
+static void destroy_hist_trigger_attrs(struct hist_trigger_attrs *attrs)
+{
+	if (!attrs)
+		return;
+	for (unsigned int i = 0; i < attrs->n_assignments; i++)
+		free(attrs->assignment_str[i]);
+	for (unsigned int i = 0; i < attrs->n_actions; i++)
+		free(attrs->action_str[i]);
+	for (unsigned int i = 0; i < attrs->var_defs.n_vars; i++) {
+		free(attrs->var_defs.name[i]);
+		free(attrs->var_defs.expr[i]);
+	}
+	free(attrs->name);
+	free(attrs->sort_key_str);
+	free(attrs->keys_str);
+	free(attrs->vals_str);
+	free(attrs->clock);
+	free(attrs);
+}
+
+/* strtoul(s, 0) as the kernel's kstrtoul(s, 0): all of @s, no sign. */
+static int parse_ulong0(const char *s, unsigned long *res)
+{
+	char *end;
+
+	if (!isdigit((unsigned char)*s) && *s != '+')
+		return -EINVAL;
+	errno = 0;
+	*res = strtoul(s, &end, 0);
+	if (*end == '\n')
+		end++;
+	return errno || end == s || *end ? -EINVAL : 0;
+}
+
+/* The kernel's parse_map_size(): a power of two of 128 .. 131072. */
+static int parse_map_size(const char *str)
+{
+	unsigned long size, bits = 0;
+
+	if (parse_ulong0(str, &size) || !size)
+		return -EINVAL;
+	while ((1ul << bits) < size && bits < 63)
+		bits++;
+	if (bits < TRACING_MAP_BITS_MIN || bits > TRACING_MAP_BITS_MAX)
+		return -EINVAL;
+	return (int)bits;
+}
+
+static int set_str(char **dst, const char *s)
+{
+	free(*dst);
+	*dst = strdup(s);
+	return *dst ? 0 : -ENOMEM;
+}
+
+static char *strstrip(char *s)
+{
+	size_t n;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	n = strlen(s);
+	while (n && isspace((unsigned char)s[n - 1]))
+		s[--n] = '\0';
+	return s;
+}
+
+/* The kernel's parse_assignment(): "keys=", "vals=", "sort=", ..., or a variable. */
+static int parse_assignment(char *str, struct hist_trigger_attrs *attrs)
+{
+	static const char *const keys[] = { "key=", "keys=" };
+	static const char *const vals[] = { "val=", "vals=", "values=" };
+	int bits;
+
+	for (unsigned int i = 0; i < 2; i++)
+		if (!strncmp(str, keys[i], strlen(keys[i])))
+			return set_str(&attrs->keys_str, str + strlen(keys[i]));
+	for (unsigned int i = 0; i < 3; i++)
+		if (!strncmp(str, vals[i], strlen(vals[i])))
+			return set_str(&attrs->vals_str, str + strlen(vals[i]));
+	if (!strncmp(str, "sort=", 5))
+		return set_str(&attrs->sort_key_str, str + 5);
+	if (!strncmp(str, "name=", 5))
+		return set_str(&attrs->name, str);
+	if (!strncmp(str, "clock=", 6))
+		return set_str(&attrs->clock, strstrip(str + 6));
+	if (!strncmp(str, "size=", 5)) {
+		bits = parse_map_size(str + 5);
+		if (bits < 0)
+			return bits;
+		attrs->map_bits = (unsigned int)bits;
+		return 0;
+	}
+	if (attrs->n_assignments == TRACING_MAP_VARS_MAX) {
+		hist_err(HIST_ERR_TOO_MANY_VARS, errpos(str));
+		return -EINVAL;
+	}
+	attrs->assignment_str[attrs->n_assignments] = strdup(str);
+	if (!attrs->assignment_str[attrs->n_assignments])
+		return -ENOMEM;
+	attrs->n_assignments++;
+	return 0;
+}
+
+/* The kernel's parse_action() (of the attributes): a handler's text. */
+static int parse_action_attr(char *str, struct hist_trigger_attrs *attrs)
+{
+	if (attrs->n_actions >= HIST_ACTIONS_MAX)
+		return -EINVAL;
+	if (strncmp(str, "onmatch(", 8) && strncmp(str, "onmax(", 6) &&
+	    strncmp(str, "onchange(", 9))
+		return -EINVAL;
+	attrs->action_str[attrs->n_actions] = strdup(str);
+	if (!attrs->action_str[attrs->n_actions])
+		return -ENOMEM;
+	attrs->n_actions++;
+	return 0;
+}
+
+/* The kernel's parse_hist_trigger_attrs(): the ':'-separated words. */
+static struct hist_trigger_attrs *parse_hist_trigger_attrs(char *trigger_str, int *errp)
+{
+	struct hist_trigger_attrs *attrs = calloc(1, sizeof(*attrs));
+	int err = 0;
+
+	if (!attrs) {
+		*errp = -ENOMEM;
+		return NULL;
+	}
+	while (!err && trigger_str) {
+		char *str = strsep(&trigger_str, ":"), *rhs = strchr(str, '=');
+
+		if (rhs) {
+			if (!rhs[1]) {
+				hist_err(HIST_ERR_EMPTY_ASSIGNMENT, errpos(str));
+				err = -EINVAL;
+			} else {
+				err = parse_assignment(str, attrs);
+			}
+		} else if (!strcmp(str, "pause")) {
+			attrs->pause = true;
+		} else if (!strcmp(str, "cont") || !strcmp(str, "continue")) {
+			attrs->cont = true;
+		} else if (!strcmp(str, "clear")) {
+			attrs->clear = true;
+		} else {
+			err = parse_action_attr(str, attrs);
+		}
+	}
+	if (!err && !attrs->keys_str)
+		err = -EINVAL;
+	if (!err && !attrs->clock)
+		err = set_str(&attrs->clock, "global");
+	if (err) {
+		destroy_hist_trigger_attrs(attrs);
+		*errp = err;
+		return NULL;
+	}
+	return attrs;
+}
+
+/* ------------------------------------------------------------------
+ * The fields of a histogram
+ */
+
+static int create_hitcount_val(struct hist_data *hd)
+{
+	hd->fields[HITCOUNT_IDX] = create_hist_field(hd, NULL, HIST_FIELD_FL_HITCOUNT, NULL);
+	if (!hd->fields[HITCOUNT_IDX])
+		return -ENOMEM;
+	hd->n_vals++;
+	hd->n_fields++;
+	return 0;
+}
+
+/* The kernel's __create_val_field(): a value, or a variable (@var_name). */
+static int create_val_field_at(struct hist_data *hd, unsigned int idx,
+			       struct trace_event_file *file, const char *var_name,
+			       char *field_str, unsigned long flags)
+{
+	static const unsigned long var_bad = HIST_FIELD_FL_GRAPH | HIST_FIELD_FL_PERCENT |
+					     HIST_FIELD_FL_BUCKET | HIST_FIELD_FL_LOG2;
+	static const unsigned long val_bad = HIST_FIELD_FL_BUCKET | HIST_FIELD_FL_LOG2 |
+					     HIST_FIELD_FL_SYM | HIST_FIELD_FL_SYM_OFFSET |
+					     HIST_FIELD_FL_SYSCALL | HIST_FIELD_FL_STACKTRACE;
+	char *copy = strdup(field_str);
+	unsigned int n_subexprs = 0;
+	struct hist_field *f;
+	int err = -ENOMEM;
+
+	if (!copy)
+		return err;
+	f = parse_expr(hd, file, copy, flags, var_name, &n_subexprs, &err);
+	free(copy);
+	if (!f)
+		return err;
+	if (f->flags & (f->flags & HIST_FIELD_FL_VAR ? var_bad : val_bad)) {
+		hist_err(HIST_ERR_BAD_FIELD_MODIFIER, errpos(field_str));
+		destroy_hist_field(f, 0);
+		return -EINVAL;
+	}
+	/* A sum of string addresses means nothing: refused, as before. */
+	if (!(f->flags & HIST_FIELD_FL_VAR) && (f->flags & HIST_FIELD_FL_STRING)) {
+		destroy_hist_field(f, 0);
+		return -EINVAL;
+	}
+	hd->fields[idx] = f;
+	hd->n_vals++;
+	hd->n_fields++;
+	return 0;
+}
+
+/* The kernel's update_var_execname(): "x=common_pid.execname" is a string. */
+static int update_var_execname(struct hist_field *f)
+{
+	f->flags = HIST_FIELD_FL_STRING | HIST_FIELD_FL_VAR | HIST_FIELD_FL_EXECNAME;
+	f->size = STR_VAR_LEN_MAX;
+	f->is_signed = false;
+	free(f->type);
+	f->type = strdup("char[]");
+	f->fn_num = HIST_FIELD_FN_EXECNAME;
+	return f->type ? 0 : -ENOMEM;
+}
+
+/* The kernel's create_var_field(): "name=expr". */
+static int create_var_field(struct hist_data *hd, unsigned int idx,
+			    struct trace_event_file *file, const char *var_name, char *expr)
+{
+	struct hist_field *f;
+	int err;
+
+	if (find_var(hd, file, var_name) && !hd->remove) {
+		hist_err(HIST_ERR_DUPLICATE_VAR, errpos(var_name));
+		return -EINVAL;
+	}
+	if (++hd->n_vars > TRACING_MAP_VARS_MAX)
+		return -EINVAL;
+	err = create_val_field_at(hd, idx, file, var_name, expr, HIST_FIELD_FL_VAR);
+	if (err)
+		return err;
+	f = hd->fields[idx];
+	if ((f->flags & HIST_FIELD_FL_EXECNAME) && update_var_execname(f))
+		return -ENOMEM;
+	if (f->flags & HIST_FIELD_FL_STRING)
+		f->var_str_idx = hd->n_var_str++;
+	return 0;
+}
+
+/* The kernel's create_val_fields(): hitcount, then at most two more. */
+static int create_val_fields(struct hist_data *hd, struct trace_event_file *file)
+{
+	char *fields_str = hd->attrs->vals_str, *field_str;
+	unsigned int i, j = 1;
+	int err = create_hitcount_val(hd);
+
+	if (err || !fields_str)
+		return err;
+	for (i = 0; i < TRACING_MAP_VALS_MAX && j < TRACING_MAP_VALS_MAX; i++) {
+		field_str = strsep(&fields_str, ",");
+		if (!field_str)
+			break;
+		if (!strcmp(field_str, "hitcount"))
+			continue;
+		err = create_val_field_at(hd, j++, file, NULL, field_str, 0);
+		if (err)
+			return err;
+	}
+	if (fields_str && strcmp(fields_str, "hitcount"))
+		return -EINVAL;
+	return 0;
+}
+
+/* The kernel's create_key_field(): its size in the compound key, or -errno. */
+static int create_key_field(struct hist_data *hd, unsigned int idx, unsigned int offset,
+			    struct trace_event_file *file, char *field_str)
+{
+	unsigned long flags = HIST_FIELD_FL_KEY;
+	unsigned int n_subexprs = 0, size;
+	struct hist_field *f;
+	int err = -ENOMEM;
+
+	if (!strcmp(field_str, "stacktrace")) {
+		f = create_hist_field(hd, NULL, flags | HIST_FIELD_FL_STACKTRACE, NULL);
+		if (!f)
+			return -ENOMEM;
+		size = HIST_STACKTRACE_SIZE;
+	} else {
+		char *copy = strdup(field_str);
+
+		if (!copy)
+			return -ENOMEM;
+		f = parse_expr(hd, file, copy, flags, NULL, &n_subexprs, &err);
+		free(copy);
+		if (!f)
+			return err;
+		if (field_has_hist_vars(f, 0)) {
+			hist_err(HIST_ERR_INVALID_REF_KEY, errpos(field_str));
+			destroy_hist_field(f, 0);
+			return -EINVAL;
+		}
+		size = f->size;
+	}
+	hd->fields[idx] = f;
+	size = (size + 7) & ~7u;
+	f->size = size;
+	f->offset = offset;
+	hd->key_size += size;
+	if (hd->key_size > HIST_KEY_SIZE_MAX)
+		return -EINVAL;
+	hd->n_keys++;
+	hd->n_fields++;
+	return (int)size;
+}
+
+static int create_key_fields(struct hist_data *hd, struct trace_event_file *file)
+{
+	char *fields_str = hd->attrs->keys_str, *field_str;
+	unsigned int offset = 0, n_vals = hd->n_vals;
+	int ret;
+
+	for (unsigned int i = n_vals; i < n_vals + TRACING_MAP_KEYS_MAX; i++) {
+		field_str = strsep(&fields_str, ",");
+		if (!field_str)
+			break;
+		ret = create_key_field(hd, i, offset, file, field_str);
+		if (ret < 0)
+			return ret;
+		offset += (unsigned int)ret;
+	}
+	return fields_str ? -EINVAL : 0;
+}
+
+static void free_var_defs(struct hist_data *hd)
+{
+	struct var_defs *defs = &hd->attrs->var_defs;
+
+	for (unsigned int i = 0; i < defs->n_vars; i++) {
+		free(defs->name[i]);
+		free(defs->expr[i]);
+	}
+	defs->n_vars = 0;
+}
+
+/* The kernel's parse_var_defs(): "a=x,b=y" of every assignment. */
+static int parse_var_defs(struct hist_data *hd)
+{
+	struct var_defs *defs = &hd->attrs->var_defs;
+
+	for (unsigned int i = 0; i < hd->attrs->n_assignments; i++) {
+		char *str = hd->attrs->assignment_str[i];
+
+		for (unsigned int j = 0; j < TRACING_MAP_VARS_MAX; j++) {
+			char *field_str = strsep(&str, ","), *var_name;
+
+			if (!field_str)
+				break;
+			var_name = strsep(&field_str, "=");
+			if (!var_name || !field_str) {
+				hist_err(HIST_ERR_MALFORMED_ASSIGNMENT, errpos(var_name));
+				goto fail;
+			}
+			if (defs->n_vars == TRACING_MAP_VARS_MAX) {
+				hist_err(HIST_ERR_TOO_MANY_VARS, errpos(var_name));
+				goto fail;
+			}
+			defs->name[defs->n_vars] = strdup(var_name);
+			defs->expr[defs->n_vars] = strdup(field_str);
+			defs->n_vars++;
+			if (!defs->name[defs->n_vars - 1] || !defs->expr[defs->n_vars - 1]) {
+				free_var_defs(hd);
+				return -ENOMEM;
+			}
+		}
+	}
+	return 0;
+fail:
+	free_var_defs(hd);
+	return -EINVAL;
+}
+
+static int create_hist_fields(struct hist_data *hd, struct trace_event_file *file)
+{
+	int err = parse_var_defs(hd);
+
+	if (err)
+		return err;
+	err = create_val_fields(hd, file);
+	for (unsigned int i = 0, j = hd->n_vals; !err && i < hd->attrs->var_defs.n_vars; i++)
+		err = create_var_field(hd, j++, file, hd->attrs->var_defs.name[i],
+				       hd->attrs->var_defs.expr[i]);
+	if (!err)
+		err = create_key_fields(hd, file);
+	free_var_defs(hd);
+	return err;
+}
+
+static int is_descending(const char *str)
+{
+	if (!str || !strcmp(str, "ascending"))
+		return 0;
+	if (!strcmp(str, "descending"))
+		return 1;
+	hist_err(HIST_ERR_INVALID_SORT_MODIFIER, errpos(str));
+	return -EINVAL;
+}
+
+/* The kernel's create_sort_keys(): by hitcount unless said otherwise. */
+static int create_sort_keys(struct hist_data *hd)
+{
+	char *fields_str = hd->attrs->sort_key_str;
+	unsigned int i, j;
+	int desc;
+
+	hd->n_sort_keys = 1;
+	if (!fields_str)
+		return 0;
+	for (i = 0; i < TRACING_MAP_SORT_KEYS_MAX; i++) {
+		struct sort_key *sk = &hd->sort_keys[i];
+		char *field_str = strsep(&fields_str, ","), *field_name;
+
+		if (!field_str)
+			break;
+		if (!*field_str || (i == TRACING_MAP_SORT_KEYS_MAX - 1 && fields_str)) {
+			hist_err(*field_str ? HIST_ERR_TOO_MANY_SORT_FIELDS :
+					      HIST_ERR_EMPTY_SORT_FIELD, errpos("sort="));
+			return -EINVAL;
+		}
+		field_name = strsep(&field_str, ".");
+		if (!*field_name) {
+			hist_err(HIST_ERR_EMPTY_SORT_FIELD, errpos("sort="));
+			return -EINVAL;
+		}
+		if (!strcmp(field_name, "hitcount")) {
+			desc = is_descending(field_str);
+			if (desc < 0)
+				return desc;
+			*sk = (struct sort_key){ HITCOUNT_IDX, desc };
+			continue;
+		}
+		for (j = 1; j < hd->n_fields; j++)
+			if (!(hd->fields[j]->flags & HIST_FIELD_FL_VAR) &&
+			    !strcmp(field_name, hist_field_name(hd->fields[j], 0)))
+				break;
+		if (j == hd->n_fields) {
+			hist_err(HIST_ERR_INVALID_SORT_FIELD, errpos(field_name));
+			return -EINVAL;
+		}
+		desc = is_descending(field_str);
+		if (desc < 0)
+			return desc;
+		*sk = (struct sort_key){ j, desc };
+	}
+	hd->n_sort_keys = i;
+	return 0;
+}
+
+/* The kernel's create_tracing_map_fields(): the variables' indexes. */
+static int assign_vars(struct hist_data *hd)
+{
+	for (unsigned int i = 0; i < hd->n_fields; i++) {
+		struct hist_field *f = hd->fields[i];
+		int idx;
+
+		if (!(f->flags & HIST_FIELD_FL_VAR))
+			continue;
+		idx = tracing_map_add_var(hd->map);
+		if (idx < 0)
+			return idx;
+		f->var_idx = (unsigned int)idx;
+		f->var_hd = hd;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------------
+ * The data of a histogram
+ */
+
+static void hist_data_put(struct hist_data *hd);
+
+/* Drop the references @hd holds on other triggers' variables. */
+static void release_var_refs(struct hist_data *hd)
+{
+	for (unsigned int i = 0; i < hd->n_var_refs; i++) {
+		struct hist_field *ref = hd->var_refs[i];
+
+		if (ref->var_hd && ref->var_hd != hd)
+			hist_data_put(ref->var_hd);
+		ref->var_hd = NULL;
+	}
+}
+
+static void destroy_hist_data(struct hist_data *hd)
+{
+	if (!hd)
+		return;
+	release_var_refs(hd);
+	destroy_actions(hd);
+	destroy_field_vars(hd);
+	destroy_field_var_hists(hd);
+	for (unsigned int i = 0; i < HIST_FIELDS_MAX; i++)
+		destroy_hist_field(hd->fields[i], 0);
+	for (unsigned int i = 0; i < hd->n_var_refs; i++) {
+		struct hist_field *ref = hd->var_refs[i];
+
+		ref->flags &= ~HIST_FIELD_FL_VAR_REF;	/* so that it is freed */
+		destroy_hist_field(ref, 0);
+	}
+	tracing_map_destroy(hd->map);
+	destroy_hist_trigger_attrs(hd->attrs);
+	free(hd);
+}
+
+/* A trigger whose variables were referenced went; the last reference frees it. */
+static void hist_data_put(struct hist_data *hd)
+{
+	if (--hd->var_users == 0 && hd->detached)
+		destroy_hist_data(hd);
+}
+
+static bool any_field(struct hist_data *hd, unsigned long flag)
+{
+	for (unsigned int i = 0; i < hd->n_fields; i++)
+		if (hd->fields[i]->flags & flag)
+			return true;
+	for (unsigned int i = 0; i < hd->n_field_vars; i++)
+		if (hd->field_vars[i]->val->flags & flag)
+			return true;
+	for (unsigned int i = 0; i < hd->n_save_vars; i++)
+		if (hd->save_vars[i]->val->flags & flag)
+			return true;
+	return false;
+}
+
+/* The kernel's create_hist_data(): the definition and its table's shape. */
+static struct hist_data *create_hist_data(unsigned int map_bits,
+					  struct hist_trigger_attrs *attrs,
+					  struct trace_event_file *file, bool remove, int *errp)
+{
+	struct hist_data *hd = calloc(1, sizeof(*hd));
+	int err;
+
+	if (!hd) {
+		destroy_hist_trigger_attrs(attrs);
+		*errp = -ENOMEM;
+		return NULL;
+	}
+	hd->attrs = attrs;
+	hd->remove = remove;
+	hd->event_file = file;
+	err = parse_actions(hd);
+	if (!err)
+		err = create_hist_fields(hd, file);
+	if (!err)
+		err = create_sort_keys(hd);
+	if (!err) {
+		hd->map = tracing_map_create(map_bits, hd->key_size);
+		err = hd->map ? assign_vars(hd) : -ENOMEM;
+	}
+	if (err) {
+		destroy_hist_data(hd);
+		*errp = err;
+		return NULL;
+	}
+	return hd;
+}
+
+/* Allocate the table, once the actions added their variables. */
+static int hist_map_init(struct hist_data *hd)
+{
+	hd->has_comm = any_field(hd, HIST_FIELD_FL_EXECNAME);
+	return tracing_map_init(hd->map, hd->n_vals,
+				hd->n_field_var_str + hd->n_save_var_str + hd->n_var_str,
+				hd->has_comm);
+}
+
+static bool has_hist_vars(struct hist_data *hd)
+{
+	for (unsigned int i = 0; i < hd->n_fields; i++)
+		if (field_has_hist_vars(hd->fields[i], 0))
+			return true;
+	return false;
+}
+
+static void save_hist_vars(struct hist_data *hd)
+{
+	if (hd->in_hist_vars)
+		return;
+	hd->next_var = hist_vars;
+	hist_vars = hd;
+	hd->in_hist_vars = true;
+}
+
+static void remove_hist_vars(struct hist_data *hd)
+{
+	if (!hd->in_hist_vars)
+		return;
+	for (struct hist_data **pp = &hist_vars; *pp; pp = &(*pp)->next_var) {
+		if (*pp == hd) {
+			*pp = hd->next_var;
+			break;
+		}
+	}
+	hd->in_hist_vars = false;
+}
+
+/* ------------------------------------------------------------------
+ * The probe
+ */
+
+/*
+ * The kernel's resolve_var_refs(): the values of other triggers'
+ * variables, or (@self_elt, the hit's element) of the trigger's own.
+ */
+static bool resolve_var_refs(struct hist_data *hd, const void *key, uint64_t *vals,
+			     unsigned char *self_elt)
+{
+	bool self = self_elt != NULL;
+
+	for (unsigned int i = 0; i < hd->n_var_refs; i++) {
+		struct hist_field *ref = hd->var_refs[i];
+		struct hist_data *var_hd = ref->var_hd;
+		unsigned char *var_elt;
+
+		if (!var_hd)
+			return false;
+		if (self != (var_hd == hd))
+			continue;
+		/* A table being cleared is no one's to read (see hist_clear()). */
+		if (__atomic_load_n(&var_hd->detached, __ATOMIC_RELAXED) ||
+		    __atomic_load_n(&var_hd->clearing, __ATOMIC_ACQUIRE))
+			return false;
+		/* The own table's element of the key is the hit's. */
+		var_elt = self ? self_elt : tracing_map_lookup(var_hd->map, key);
+		if (!var_elt)
+			return false;
+		if (self || !ref->read_once) {
+			if (!tracing_map_var_set(var_hd->map, var_elt, ref->var_idx))
+				return false;
+			vals[i] = tracing_map_read_var(var_hd->map, var_elt, ref->var_idx);
+		} else if (!tracing_map_read_var_once(var_hd->map, var_elt, ref->var_idx,
+						      &vals[i])) {
+			return false;
+		}
+	}
+	return true;
+}
+
+/* The kernel's hist_trigger_elt_update(): sums, variables, field vars. */
+static void hist_elt_update(struct hist_data *hd, struct hist_ctx *ctx)
+{
+	struct tracing_map *map = hd->map;
+
+	for (unsigned int i = 0; i < hd->n_vals; i++) {
+		struct hist_field *f = hd->fields[i];
+		uint64_t v;
+
+		if (!(f->flags & HIST_FIELD_FL_VAR)) {
+			tracing_map_update_sum(ctx->elt, i, f->fn_num == HIST_FIELD_FN_COUNTER ? 1 :
+							     hist_fn_call(f, ctx));
+			continue;
+		}
+		if (f->flags & HIST_FIELD_FL_STRING) {
+			char *str = tracing_map_str(map, ctx->elt, hd->n_field_var_str +
+						    hd->n_save_var_str + f->var_str_idx);
+			unsigned int size = f->size < STR_VAR_LEN_MAX ? f->size : STR_VAR_LEN_MAX;
+
+			memset(str, 0, size);
+			hist_copy_str(str, size, f, ctx);
+			v = (uint64_t)(uintptr_t)str;
+		} else {
+			v = hist_fn_call(f, ctx);
+		}
+		tracing_map_set_var(map, ctx->elt, f->var_idx, v);
+	}
+	update_field_vars(hd, ctx);
+}
+
+/* The compound key of the hit (the kernel's add_to_key() for each key). */
+static void hist_build_key(struct hist_data *hd, struct hist_ctx *ctx, unsigned char *key)
+{
+	unsigned long stack[HIST_STACKTRACE_DEPTH];
+	uint64_t v;
+
+	for (unsigned int i = hd->n_vals; i < hd->n_fields; i++) {
+		const struct hist_field *f = hd->fields[i];
+
+		if (f->flags & HIST_FIELD_FL_STACKTRACE) {
+			memset(stack, 0, sizeof(stack));
+			trace_stack_capture(stack, HIST_STACKTRACE_DEPTH, ctx->ret);
+			memcpy(key + f->offset, stack, sizeof(stack));
+		} else if (f->flags & HIST_FIELD_FL_STRING) {
+			hist_copy_str((char *)key + f->offset, f->size, f, ctx);
+		} else {
+			v = hist_fn_call(f, ctx);
+			memcpy(key + f->offset, &v, sizeof(v));
+		}
+	}
+}
+
+static void hist_trigger_func(struct event_trigger *t, const struct trigger_ctx *tctx)
+{
+	struct hist_data *hd = t->data;
+	struct hist_ctx ctx = {
+		.hist_data = hd, .file = t->file, .rec = tctx->rec, .len = tctx->len,
+		.ret = tctx->ret,
+	};
+	union {
+		unsigned char	bytes[HIST_KEY_SIZE_MAX];
+		uint64_t	align;
+	} key;
+	uint64_t var_ref_vals[TRACING_MAP_VARS_MAX];
+
+	if (!ctx.rec || __atomic_load_n(&hd->clearing, __ATOMIC_ACQUIRE))
+		return;
+	/* Zeroed as far as any table the key is looked up in reads. */
+	memset(key.bytes, 0, hd->key_zero);
+	hist_build_key(hd, &ctx, key.bytes);
+	if (hd->n_var_refs && !resolve_var_refs(hd, key.bytes, var_ref_vals, NULL))
+		return;
+	ctx.var_ref_vals = var_ref_vals;
+	ctx.elt = tracing_map_insert(hd->map, key.bytes);
+	if (!ctx.elt)
+		return;
+	hist_elt_update(hd, &ctx);
+	if (hd->n_actions && resolve_var_refs(hd, key.bytes, var_ref_vals, ctx.elt))
+		hist_trigger_actions(hd, &ctx, key.bytes, var_ref_vals);
+}
+
+/* ------------------------------------------------------------------
+ * The trigger's text
+ */
+
+/* The kernel's event_hist_trigger_print(): in the trigger file, the hist file's header. */
 static void hist_print_trigger(struct hist_buf *b, const struct event_trigger *t)
 {
-	const struct hist_data *hd = t->data;
-	unsigned int i;
+	struct hist_data *hd = t->data;
+	bool have_var = false;
+	unsigned int i, n = 0;
 
 	hb_puts(b, "hist:");
-	if (hd->name)
-		hb_printf(b, "%s:", hd->name);
+	if (hd->attrs->name)
+		hb_printf(b, "%s:", hd->attrs->name);
 	hb_puts(b, "keys=");
 	for (i = hd->n_vals; i < hd->n_fields; i++) {
 		if (i > hd->n_vals)
 			hb_puts(b, ",");
-		if (hd->fields[i].src == SRC_STACK)
+		if (hd->fields[i]->flags & HIST_FIELD_FL_STACKTRACE)
 			hb_puts(b, "stacktrace");
 		else
-			field_print(b, &hd->fields[i]);
+			hist_field_print(b, hd->fields[i]);
 	}
-	hb_puts(b, ":vals=hitcount");
-	for (i = 1; i < hd->n_vals; i++) {
-		hb_puts(b, ",");
-		field_print(b, &hd->fields[i]);
+	hb_puts(b, ":vals=");
+	for (i = 0; i < hd->n_vals; i++) {
+		if (hd->fields[i]->flags & HIST_FIELD_FL_VAR) {
+			have_var = true;
+		} else if (i == HITCOUNT_IDX) {
+			hb_puts(b, "hitcount");
+		} else {
+			hb_puts(b, ",");
+			hist_field_print(b, hd->fields[i]);
+		}
+	}
+	if (have_var) {
+		hb_puts(b, ":");
+		for (i = 0; i < hd->n_vals; i++) {
+			if (!(hd->fields[i]->flags & HIST_FIELD_FL_VAR))
+				continue;
+			if (n++)
+				hb_puts(b, ",");
+			hist_field_print(b, hd->fields[i]);
+		}
 	}
 	hb_puts(b, ":sort=");
 	for (i = 0; i < hd->n_sort_keys; i++) {
 		if (i)
 			hb_puts(b, ",");
-		if (!hd->sort_keys[i].idx)
+		if (hd->sort_keys[i].field_idx == HITCOUNT_IDX)
 			hb_puts(b, "hitcount");
 		else
-			field_print(b, &hd->fields[hd->sort_keys[i].idx]);
+			hist_field_print(b, hd->fields[hd->sort_keys[i].field_idx]);
 		if (hd->sort_keys[i].descending)
 			hb_puts(b, ".descending");
 	}
-	hb_printf(b, ":size=%u", 1u << hd->map->bits);
+	hb_printf(b, ":size=%u", 1u << hd->map->map_bits);
 	if (hd->enable_timestamps)
-		hb_printf(b, ":clock=%s", hd->clock);
+		hb_printf(b, ":clock=%s", hd->attrs->clock);
+	print_actions_spec(b, hd);
 	if (t->filter_str)
 		hb_printf(b, " if %s", t->filter_str);
 	hb_puts(b, __atomic_load_n(&t->paused, __ATOMIC_RELAXED) ? " [paused]\n" : " [active]\n");
@@ -604,6 +1000,10 @@ static void hist_print(struct trace_seq *s, const struct event_trigger *t)
 	free(b.text);
 }
 
+/* ------------------------------------------------------------------
+ * The hist file
+ */
+
 /* %ps / %pS padded as the kernel's "%-45ps": the address in hex if unknown. */
 static void print_sym(struct hist_buf *b, uint64_t v, bool offset, int width)
 {
@@ -614,37 +1014,39 @@ static void print_sym(struct hist_buf *b, uint64_t v, bool offset, int width)
 	hb_printf(b, "%-*s", width, name);
 }
 
-static void print_key(struct hist_buf *b, const struct hist_data *hd, const unsigned char *elt)
+/* The kernel's hist_trigger_print_key(); @comm for .execname. */
+void hist_print_key(struct hist_buf *b, struct hist_data *hd, const unsigned char *key,
+		    const char *comm)
 {
-	const unsigned char *key = elt + hd->map->key_off;
 	bool multiline = false;
 	uint64_t v;
 
 	hb_puts(b, "{ ");
 	for (unsigned int i = hd->n_vals; i < hd->n_fields; i++) {
-		const struct hist_field *f = &hd->fields[i];
+		const struct hist_field *f = hd->fields[i];
+		const char *name = hist_field_name(f, 0);
 
 		if (i > hd->n_vals)
 			hb_puts(b, ", ");
 		memcpy(&v, key + f->offset, sizeof(v));
-		if (f->flags & HIST_FL_HEX) {
-			hb_printf(b, "%s: %llx", f->name, (unsigned long long)v);
-		} else if (f->flags & (HIST_FL_SYM | HIST_FL_SYM_OFFSET)) {
-			bool off = f->flags & HIST_FL_SYM_OFFSET;
+		if (f->flags & HIST_FIELD_FL_HEX) {
+			hb_printf(b, "%s: %llx", name, (unsigned long long)v);
+		} else if (f->flags & (HIST_FIELD_FL_SYM | HIST_FIELD_FL_SYM_OFFSET)) {
+			bool off = f->flags & HIST_FIELD_FL_SYM_OFFSET;
 
-			hb_printf(b, "%s: [%llx] ", f->name, (unsigned long long)v);
+			hb_printf(b, "%s: [%llx] ", name, (unsigned long long)v);
 			print_sym(b, v, off, off ? 55 : 45);
-		} else if (f->flags & HIST_FL_EXECNAME) {
-			hb_printf(b, "%s: %-16.16s[%10llu]", f->name,
-				  (const char *)elt + hd->map->comm_off, (unsigned long long)v);
-		} else if (f->flags & HIST_FL_SYSCALL) {
+		} else if (f->flags & HIST_FIELD_FL_EXECNAME) {
+			hb_printf(b, "%s: %-16.16s[%10llu]", name, comm ? comm : "",
+				  (unsigned long long)v);
+		} else if (f->flags & HIST_FIELD_FL_SYSCALL) {
 			const char *sc = trace_syscall_name(v);
 
-			hb_printf(b, "%s: %-30s[%3llu]", f->name, sc ? sc : "unknown_syscall",
+			hb_printf(b, "%s: %-30s[%3llu]", name, sc ? sc : "unknown_syscall",
 				  (unsigned long long)v);
-		} else if (f->src == SRC_STACK) {
+		} else if (f->flags & HIST_FIELD_FL_STACKTRACE) {
 			hb_puts(b, "stacktrace:\n");
-			for (unsigned int k = 0; k < HIST_STACK_DEPTH; k++) {
+			for (unsigned int k = 0; k < HIST_STACKTRACE_DEPTH; k++) {
 				memcpy(&v, key + f->offset + k * 8, sizeof(v));
 				if (!v)
 					break;
@@ -653,15 +1055,15 @@ static void print_key(struct hist_buf *b, const struct hist_data *hd, const unsi
 				hb_puts(b, "\n");
 			}
 			multiline = true;
-		} else if (f->flags & HIST_FL_LOG2) {
-			hb_printf(b, "%s: ~ 2^%-2llu", f->name, (unsigned long long)v);
-		} else if (f->flags & HIST_FL_BUCKET) {
-			hb_printf(b, "%s: ~ %llu-%llu", f->name, (unsigned long long)v,
+		} else if (f->flags & HIST_FIELD_FL_LOG2) {
+			hb_printf(b, "%s: ~ 2^%-2llu", name, (unsigned long long)v);
+		} else if (f->flags & HIST_FIELD_FL_BUCKET) {
+			hb_printf(b, "%s: ~ %llu-%llu", name, (unsigned long long)v,
 				  (unsigned long long)(v + f->buckets - 1));
-		} else if (f->flags & HIST_FL_STRING) {
-			hb_printf(b, "%s: %-50.*s", f->name, (int)f->size, (const char *)key + f->offset);
+		} else if (f->flags & HIST_FIELD_FL_STRING) {
+			hb_printf(b, "%s: %-50.*s", name, (int)f->size, (const char *)key + f->offset);
 		} else {
-			hb_printf(b, "%s: %10llu", f->name, (unsigned long long)v);
+			hb_printf(b, "%s: %10llu", name, (unsigned long long)v);
 		}
 	}
 	if (!multiline)
@@ -687,19 +1089,20 @@ struct hist_stat {
 	uint64_t	total;
 };
 
-static void print_val(struct hist_buf *b, const struct hist_field *f, const char *name,
-		      uint64_t val, const struct hist_stat *st)
+/* The kernel's hist_trigger_print_val(). */
+static void print_val(struct hist_buf *b, unsigned long flags, const char *name, uint64_t val,
+		      const struct hist_stat *st)
 {
 	unsigned int pc, len, i;
 	char bar[21];
 
-	if (f->flags & HIST_FL_PERCENT) {
+	if (flags & HIST_FIELD_FL_PERCENT) {
 		pc = percentage(val, st->total);
 		if (pc == UINT_MAX)
 			hb_printf(b, " %s (%%):[ERROR]", name);
 		else
 			hb_printf(b, " %s (%%): %3u.%02u", name, pc / 100, pc % 100);
-	} else if (f->flags & HIST_FL_GRAPH) {
+	} else if (flags & HIST_FIELD_FL_GRAPH) {
 		pc = percentage(val, st->max);
 		if (pc == UINT_MAX) {
 			snprintf(bar, sizeof(bar), "[ERROR]");
@@ -712,7 +1115,7 @@ static void print_val(struct hist_buf *b, const struct hist_field *f, const char
 			bar[20] = '\0';
 		}
 		hb_printf(b, " %s: %20s", name, bar);
-	} else if (f->flags & HIST_FL_HEX) {
+	} else if (flags & HIST_FIELD_FL_HEX) {
 		hb_printf(b, " %s: %10llx", name, (unsigned long long)val);
 	} else {
 		hb_printf(b, " %s: %10llu", name, (unsigned long long)val);
@@ -720,43 +1123,40 @@ static void print_val(struct hist_buf *b, const struct hist_field *f, const char
 }
 
 /* What the sort compares: the sort keys of one histogram. */
-static const struct hist_data *sort_hd;
+static struct hist_data *sort_hd;
 
-static int cmp_field(const struct hist_data *hd, const struct hist_sort_key *sk,
-		     const unsigned char *a, const unsigned char *b)
+/* The kernel's tracing_map compare functions for one sort key. */
+static int cmp_field(const struct hist_data *hd, const struct sort_key *sk,
+		     unsigned char *a, unsigned char *b)
 {
-	const struct hist_field *f = &hd->fields[sk->idx];
+	const struct hist_field *f = hd->fields[sk->field_idx];
+	unsigned int off = hd->map->key_off + f->offset;
 	uint64_t x, y;
 	int ret;
 
-	if (sk->idx < hd->n_vals) {
-		x = __atomic_load_n(&hist_sums((unsigned char *)a)[sk->idx], __ATOMIC_RELAXED);
-		y = __atomic_load_n(&hist_sums((unsigned char *)b)[sk->idx], __ATOMIC_RELAXED);
+	if (sk->field_idx < hd->n_vals) {
+		x = tracing_map_read_sum(a, sk->field_idx);
+		y = tracing_map_read_sum(b, sk->field_idx);
 		ret = (x > y) - (x < y);
-	} else if (f->src == SRC_STACK) {
+	} else if (f->flags & HIST_FIELD_FL_STACKTRACE) {
 		ret = 0;
-	} else if (f->flags & HIST_FL_STRING) {
-		ret = strncmp((const char *)a + hd->map->key_off + f->offset,
-			      (const char *)b + hd->map->key_off + f->offset, f->size);
+	} else if (f->flags & HIST_FIELD_FL_STRING) {
+		ret = strncmp((const char *)a + off, (const char *)b + off, f->size);
 	} else {
-		memcpy(&x, a + hd->map->key_off + f->offset, 8);
-		memcpy(&y, b + hd->map->key_off + f->offset, 8);
-		/* Compared in the field's own type, as tracing_map_cmp_num(). */
-		if (f->is_signed) {
-			int64_t sx = (int64_t)x, sy = (int64_t)y;
-
-			ret = (sx > sy) - (sx < sy);
-		} else {
+		memcpy(&x, a + off, 8);
+		memcpy(&y, b + off, 8);
+		/* In the field's own signedness (values are extended to 64 bits). */
+		if (f->is_signed)
+			ret = ((int64_t)x > (int64_t)y) - ((int64_t)x < (int64_t)y);
+		else
 			ret = (x > y) - (x < y);
-		}
 	}
 	return sk->descending ? -ret : ret;
 }
 
 static int cmp_entries(const void *pa, const void *pb)
 {
-	const unsigned char *a = *(const unsigned char *const *)pa;
-	const unsigned char *b = *(const unsigned char *const *)pb;
+	unsigned char *a = *(unsigned char *const *)pa, *b = *(unsigned char *const *)pb;
 	int ret = 0;
 
 	for (unsigned int i = 0; i < sort_hd->n_sort_keys && !ret; i++)
@@ -764,572 +1164,90 @@ static int cmp_entries(const void *pa, const void *pb)
 	return ret;
 }
 
-/* The kernel's hist_trigger_show(); under the event mutex. */
-static void hist_show(struct hist_buf *b, const struct event_trigger *t, int n)
+/* The kernel's hist_trigger_entry_print(). */
+static void print_entry(struct hist_buf *b, struct hist_data *hd, unsigned char *elt,
+			const struct hist_stat *st)
 {
-	const struct hist_data *hd = t->data;
-	const struct hist_map *map = hd->map;
-	struct hist_stat st[HIST_VALS_MAX] = { { 0, 0 } };
-	unsigned char **entries;
-	unsigned int nr = 0, i, j;
+	struct tracing_map *map = hd->map;
 
-	if (n > 0)
-		hb_puts(b, "\n\n");
-	hb_puts(b, "# event histogram\n#\n# trigger info: ");
-	hist_print_trigger(b, t);
-	hb_puts(b, "#\n\n");
+	hist_print_key(b, hd, tracing_map_key(map, elt),
+		       hd->has_comm ? tracing_map_comm(map, elt) : NULL);
+	print_val(b, 0, "hitcount", tracing_map_read_sum(elt, HITCOUNT_IDX), &st[0]);
+	for (unsigned int j = 1; j < hd->n_vals; j++) {
+		const struct hist_field *f = hd->fields[j];
 
-	entries = malloc(map->max_elts * sizeof(*entries));
-	for (i = 0; entries && i < map->nr_slots && nr < map->max_elts; i++) {
-		uint32_t e = __atomic_load_n(&map->slots[i].elt, __ATOMIC_ACQUIRE);
-
-		if (e && __atomic_load_n(&map->slots[i].hash, __ATOMIC_RELAXED))
-			entries[nr++] = hist_elt(map, e - 1);
+		if (f->flags & (HIST_FIELD_FL_VAR | HIST_FIELD_FL_EXPR))
+			continue;
+		hb_puts(b, " ");
+		print_val(b, f->flags, hist_field_name(f, 0), tracing_map_read_sum(elt, j), &st[j]);
 	}
+	print_actions(b, hd, elt);
+	hb_puts(b, "\n");
+}
+
+/* The kernel's print_entries(): sorted, with the totals .percent and .graph need. */
+static unsigned int print_entries(struct hist_buf *b, struct hist_data *hd)
+{
+	struct tracing_map *map = hd->map;
+	struct hist_stat st[HIST_FIELDS_MAX] = { { 0, 0 } };
+	unsigned char **entries = malloc(map->max_elts * sizeof(*entries));
+	unsigned int nr, i, j;
+
+	if (!entries) {
+		b->failed = true;
+		return 0;
+	}
+	nr = tracing_map_elements(map, entries);
 	if (nr > 1) {
 		sort_hd = hd;
 		qsort(entries, nr, sizeof(*entries), cmp_entries);
 	}
 	for (j = 1; j < hd->n_vals; j++) {
-		if (!(hd->fields[j].flags & (HIST_FL_PERCENT | HIST_FL_GRAPH)))
+		if (!(hd->fields[j]->flags & (HIST_FIELD_FL_PERCENT | HIST_FIELD_FL_GRAPH)))
 			continue;
 		for (i = 0; i < nr; i++) {
-			uint64_t v = __atomic_load_n(&hist_sums(entries[i])[j], __ATOMIC_RELAXED);
+			uint64_t v = tracing_map_read_sum(entries[i], j);
 
 			st[j].total += v;
 			if (st[j].max < v)
 				st[j].max = v;
 		}
 	}
-	for (i = 0; i < nr; i++) {
-		print_key(b, hd, entries[i]);
-		print_val(b, &hd->fields[0], "hitcount",
-			  __atomic_load_n(&hist_sums(entries[i])[0], __ATOMIC_RELAXED), &st[0]);
-		for (j = 1; j < hd->n_vals; j++) {
-			hb_puts(b, " ");
-			print_val(b, &hd->fields[j], hd->fields[j].name,
-				  __atomic_load_n(&hist_sums(entries[i])[j], __ATOMIC_RELAXED),
-				  &st[j]);
-		}
-		hb_puts(b, "\n");
-	}
+	for (i = 0; i < nr; i++)
+		print_entry(b, hd, entries[i], st);
 	free(entries);
+	return nr;
+}
+
+/* The kernel's hist_trigger_show(); under the event mutex. */
+static void hist_show(struct hist_buf *b, const struct event_trigger *t, int n)
+{
+	struct hist_data *hd = t->data;
+	unsigned int nr;
+
+	if (n > 0)
+		hb_puts(b, "\n\n");
+	hb_puts(b, "# event histogram\n#\n# trigger info: ");
+	hist_print_trigger(b, t);
+	hb_puts(b, "#\n\n");
+	nr = print_entries(b, hd);
+	track_data_snapshot_print(b, hd);
 	hb_printf(b, "\nTotals:\n    Hits: %llu\n    Entries: %u\n    Dropped: %llu\n",
-		  (unsigned long long)__atomic_load_n(&map->hits, __ATOMIC_RELAXED), nr,
-		  (unsigned long long)__atomic_load_n(&map->drops, __ATOMIC_RELAXED));
+		  (unsigned long long)__atomic_load_n(&hd->map->hits, __ATOMIC_RELAXED), nr,
+		  (unsigned long long)__atomic_load_n(&hd->map->drops, __ATOMIC_RELAXED));
 }
 
 /* ------------------------------------------------------------------
- * Parsing
+ * Matching, named triggers
  */
 
-/* One hist command being parsed, and where its errors point. */
-struct hist_parse {
-	struct trigger_parse	*p;
-	struct trace_event_call	*call;
-	char			*last_cmd;	/* "hist:" + what follows the command */
-	char			loc[128];	/* "hist:SYSTEM:EVENT" */
-	unsigned int		pf_off;		/* where that starts in p->text */
-	char			*keys_str, *vals_str, *sort_str;
-	char			*assignments[HIST_VARS_MAX];
-	unsigned int		n_assignments;
-	char			*actions[HIST_ACTIONS_MAX];
-	unsigned int		n_actions;
-};
-
-/*
- * Log an error, the caret under @str as the kernel's err_pos() finds it
- * in its command text (the first occurrence; none: the start), moved
- * into the text as written.
- */
-static void hist_err(struct hist_parse *hp, int type, const char *str)
+/* The kernel's compatible_field(): the same event field, or none. */
+static bool compatible_field(const struct hist_ev_field *a, const struct hist_ev_field *b)
 {
-	/* The caller reads the location after we return: kept per thread. */
-	static __thread char loc[sizeof(hp->loc)];
-	const char *at = str ? strstr(hp->last_cmd, str) : NULL;
-	unsigned int pos = at ? (unsigned int)(at - hp->last_cmd) : 0;
-
-	if (pos >= 5)
-		pos = pos - 5 + hp->pf_off;
-	memcpy(loc, hp->loc, sizeof(loc));
-	trigger_err(hp->p, loc, hist_err_text[type], pos);
-}
-
-/* The kernel's trace_find_event_field(): the event's, then the common. */
-static bool find_field(struct trace_event_call *call, const char *name, struct hist_field *hf)
-{
-	static const struct { const char *type, *name; unsigned int off, size; bool sgn; }
-	common[] = {
-		{ "unsigned short", "common_type", 0, 2, false },
-		{ "unsigned char", "common_flags", 2, 1, false },
-		{ "unsigned char", "common_preempt_count", 3, 1, false },
-		{ "int", "common_pid", 4, 4, true },
-	};
-	const struct trace_event_fields *f = call->event_class->fields_array;
-	const struct trace_event_priv *priv = call->priv;
-
-	for (unsigned int i = 0; priv && i < priv->nr_fields; i++) {
-		size_t n = strlen(f[i].name) + 1;
-
-		if (strcmp(f[i].name, name))
-			continue;
-		hf->owned = malloc(n + strlen(f[i].type) + 1);
-		if (!hf->owned)
-			return false;
-		memcpy(hf->owned, f[i].name, n);
-		strcpy(hf->owned + n, f[i].type);
-		hf->name = hf->owned;
-		hf->type = hf->owned + n;
-		hf->foff = priv->offsets[i];
-		hf->fsize = (unsigned int)f[i].size;
-		hf->is_signed = f[i].is_signed;
-		return true;
-	}
-	for (unsigned int i = 0; i < sizeof(common) / sizeof(common[0]); i++) {
-		if (strcmp(common[i].name, name))
-			continue;
-		hf->type = common[i].type;
-		hf->foff = common[i].off;
-		hf->fsize = common[i].size;
-		hf->is_signed = common[i].sgn;
-		hf->name = common[i].name;
-		return true;
-	}
-	return false;
-}
-
-/* strtoul(s, 0) as the kernel's kstrtoul(s, 0): all of @s, no sign. */
-static int parse_ulong0(const char *s, unsigned long *res)
-{
-	char *end;
-
-	if (!isdigit((unsigned char)*s) && *s != '+')
-		return -EINVAL;
-	errno = 0;
-	*res = strtoul(s, &end, 0);
-	if (*end == '\n')
-		end++;
-	return errno || end == s || *end ? -EINVAL : 0;
-}
-
-static unsigned int dots_before_eq(const char *s)
-{
-	unsigned int n = 0;
-
-	for (; *s && *s != '='; s++)
-		n += *s == '.';
-	return n;
-}
-
-/*
- * The kernel's parse_field() and create_hist_field() for one atom:
- * "name[.modifier]".  @flags has HIST_FL_KEY for a key.
- * Return: 0, -EINVAL (logged).
- */
-static int parse_atom(struct hist_parse *hp, const char *field_str, unsigned long flags,
-		      struct hist_field *hf)
-{
-	char *str, *modifier, *name;
-	unsigned long buckets = 0;
-	int err = -EINVAL;
-
-	memset(hf, 0, sizeof(*hf));
-	hf->type = "";
-	/* Variables ("$x", "sys.event.x") are not implemented. */
-	if (field_str[0] == '$' || dots_before_eq(field_str) > 1) {
-		hist_err(hp, HIST_ERR_VAR_NOT_FOUND, field_str);
-		return -EINVAL;
-	}
-	/* Nor are expressions and constants. */
-	if (strpbrk(field_str, "+-*/()") || isdigit((unsigned char)field_str[0])) {
-		hist_err(hp, HIST_ERR_FIELD_NOT_FOUND, field_str);
-		return -EINVAL;
-	}
-	/* A copy, as the kernel's: errors point at the text as written. */
-	modifier = str = strdup(field_str);
-	if (!str)
-		return -ENOMEM;
-	name = strsep(&modifier, ".");
-	if (modifier) {
-		if (!strcmp(modifier, "hex")) {
-			flags |= HIST_FL_HEX;
-		} else if (!strcmp(modifier, "sym")) {
-			flags |= HIST_FL_SYM;
-		} else if (!strcmp(modifier, "symXoffset")) {
-			flags |= HIST_FL_SYM_OFFSET;
-		} else if (!strcmp(modifier, "execname") && !strcmp(name, "common_pid")) {
-			flags |= HIST_FL_EXECNAME;
-		} else if (!strcmp(modifier, "syscall")) {
-			flags |= HIST_FL_SYSCALL;
-		} else if (!strcmp(modifier, "log2")) {
-			flags |= HIST_FL_LOG2;
-		} else if (!strcmp(modifier, "usecs")) {
-			flags |= HIST_FL_TIMESTAMP_USECS;
-		} else if (!strncmp(modifier, "bucket", 6)) {
-			unsigned long n;
-
-			modifier += 6;
-			if (*modifier == 's')
-				modifier++;
-			if (*modifier != '=')
-				goto bad;
-			modifier++;
-			if (parse_ulong0(modifier, &n) || !n)
-				goto bad;
-			buckets = n;
-			flags |= HIST_FL_BUCKET;
-		} else if (!strncmp(modifier, "percent", 7) || !strncmp(modifier, "graph", 5)) {
-			if (flags & HIST_FL_KEY)
-				goto bad;
-			flags |= modifier[0] == 'p' ? HIST_FL_PERCENT : HIST_FL_GRAPH;
-		} else {
-			goto bad;
-		}
-	}
-	if (!strcmp(name, "common_timestamp")) {
-		flags |= HIST_FL_TIMESTAMP;
-		hf->src = SRC_TIMESTAMP;
-		hf->name = "common_timestamp";
-		hf->type = "u64";
-		hf->fsize = 8;
-	} else if (!strcmp(name, "common_cpu") || !strcmp(name, "cpu") || !strcmp(name, "CPU")) {
-		flags |= HIST_FL_CPU;
-		hf->src = SRC_CPU;
-		hf->name = "common_cpu";
-		hf->type = "unsigned int";
-		hf->fsize = 4;
-	} else if (!find_field(hp->call, name, hf)) {
-		hist_err(hp, HIST_ERR_FIELD_NOT_FOUND, name);
-		goto out;
-	} else if (strchr(hf->type, '[') && strstr(hf->type, "char")) {
-		/* char[N] and __data_loc char[]: strings ("char *" is a number). */
-		flags |= HIST_FL_STRING;
-		hf->src = strstr(hf->type, "__data_loc") ? SRC_DYN_STR : SRC_STATIC_STR;
-	} else if (hf->fsize == 1 || hf->fsize == 2 || hf->fsize == 4 || hf->fsize == 8) {
-		hf->src = SRC_NUM;
-	} else {
-		goto out;	/* an array: no value */
-	}
-	hf->flags = flags;
-	hf->buckets = buckets;
-	err = 0;
-	goto out;
-bad:
-	hist_err(hp, HIST_ERR_BAD_FIELD_MODIFIER, modifier);
-out:
-	if (err) {
-		free(hf->owned);
-		hf->owned = NULL;
-	}
-	free(str);
-	return err;
-}
-
-/* The kernel's create_val_fields(): hitcount, then at most two more. */
-static int create_val_fields(struct hist_parse *hp, struct hist_data *hd)
-{
-	char *fields_str = hp->vals_str, *field_str;
-	unsigned int i, j;
-	int err;
-
-	hd->fields[0] = (struct hist_field){
-		.flags = HIST_FL_HITCOUNT, .src = SRC_COUNTER, .name = "hitcount", .type = "u64",
-	};
-	hd->n_vals = hd->n_fields = 1;
-	for (i = 0, j = 1; fields_str && i < HIST_VALS_MAX && j < HIST_VALS_MAX; i++) {
-		struct hist_field *hf = &hd->fields[j];
-
-		field_str = strsep(&fields_str, ",");
-		if (!strcmp(field_str, "hitcount"))
-			continue;
-		err = parse_atom(hp, field_str, 0, hf);
-		if (err)
-			return err;
-		if (hf->flags & (HIST_FL_BUCKET | HIST_FL_LOG2 | HIST_FL_SYM | HIST_FL_SYM_OFFSET))
-			hist_err(hp, HIST_ERR_BAD_FIELD_MODIFIER, field_str);
-		/* ... and a sum of string addresses means nothing. */
-		if (hf->flags & (HIST_FL_BUCKET | HIST_FL_LOG2 | HIST_FL_SYM | HIST_FL_SYM_OFFSET |
-				 HIST_FL_STRING)) {
-			free(hf->owned);
-			hf->owned = NULL;
-			return -EINVAL;
-		}
-		hd->n_vals++;
-		hd->n_fields++;
-		j++;
-	}
-	if (fields_str && strcmp(fields_str, "hitcount"))
-		return -EINVAL;
-	return 0;
-}
-
-/* The kernel's create_key_fields(): at most three. */
-static int create_key_fields(struct hist_parse *hp, struct hist_data *hd)
-{
-	char *fields_str = hp->keys_str, *field_str;
-	unsigned int i, size;
-	int err;
-
-	for (i = 0; fields_str && i < HIST_KEYS_MAX; i++) {
-		struct hist_field *hf = &hd->fields[hd->n_fields];
-
-		field_str = strsep(&fields_str, ",");
-		if (!strcmp(field_str, "stacktrace")) {
-			*hf = (struct hist_field){
-				.flags = HIST_FL_KEY | HIST_FL_STACKTRACE, .src = SRC_STACK,
-				.name = "", .type = "",
-			};
-			size = HIST_STACK_DEPTH * 8;
-		} else {
-			err = parse_atom(hp, field_str, HIST_FL_KEY, hf);
-			if (err)
-				return err;
-			if (hf->src == SRC_STATIC_STR)
-				size = hf->fsize;
-			else if (hf->src == SRC_DYN_STR)
-				size = HIST_STR_MAX;
-			else
-				size = 8;
-		}
-		hf->size = (size + 7) & ~7u;
-		hf->offset = hd->key_size;
-		hd->key_size += hf->size;
-		hd->n_keys++;
-		hd->n_fields++;
-		if (hd->key_size > HIST_KEY_SIZE_MAX)
-			return -EINVAL;
-	}
-	return fields_str ? -EINVAL : 0;
-}
-
-static int is_descending(struct hist_parse *hp, const char *str)
-{
-	if (!str || !strcmp(str, "ascending"))
-		return 0;
-	if (!strcmp(str, "descending"))
-		return 1;
-	hist_err(hp, HIST_ERR_INVALID_SORT_MODIFIER, str);
-	return -EINVAL;
-}
-
-/* The kernel's create_sort_keys(): by hitcount unless said otherwise. */
-static int create_sort_keys(struct hist_parse *hp, struct hist_data *hd)
-{
-	char *fields_str = hp->sort_str;
-	unsigned int i, j;
-	int desc;
-
-	hd->n_sort_keys = 1;
-	if (!fields_str)
-		return 0;
-	for (i = 0; i < HIST_SORT_KEYS_MAX; i++) {
-		struct hist_sort_key *sk = &hd->sort_keys[i];
-		char *field_str = strsep(&fields_str, ","), *field_name;
-
-		if (!field_str)
-			break;
-		if (!*field_str) {
-			hist_err(hp, HIST_ERR_EMPTY_SORT_FIELD, "sort=");
-			return -EINVAL;
-		}
-		if (i == HIST_SORT_KEYS_MAX - 1 && fields_str) {
-			hist_err(hp, HIST_ERR_TOO_MANY_SORT_FIELDS, "sort=");
-			return -EINVAL;
-		}
-		field_name = strsep(&field_str, ".");
-		if (!*field_name) {
-			hist_err(hp, HIST_ERR_EMPTY_SORT_FIELD, "sort=");
-			return -EINVAL;
-		}
-		if (!strcmp(field_name, "hitcount")) {
-			desc = is_descending(hp, field_str);
-			if (desc < 0)
-				return desc;
-			*sk = (struct hist_sort_key){ 0, desc };
-			continue;
-		}
-		for (j = 1; j < hd->n_fields; j++)
-			if (!strcmp(field_name, hd->fields[j].name))
-				break;
-		if (j == hd->n_fields) {
-			hist_err(hp, HIST_ERR_INVALID_SORT_FIELD, field_name);
-			return -EINVAL;
-		}
-		desc = is_descending(hp, field_str);
-		if (desc < 0)
-			return desc;
-		*sk = (struct hist_sort_key){ j, desc };
-	}
-	hd->n_sort_keys = i;
-	return 0;
-}
-
-/* The kernel's parse_map_size(): a power of two of 128 .. 131072. */
-static int parse_map_size(const char *str)
-{
-	unsigned long size, bits = 0;
-
-	if (parse_ulong0(str, &size) || !size)
-		return -EINVAL;
-	while ((1ul << bits) < size && bits < 63)
-		bits++;
-	if (bits < HIST_BITS_MIN || bits > HIST_BITS_MAX)
-		return -EINVAL;
-	return (int)bits;
-}
-
-/* The kernel's parse_assignment(): "keys=", "vals=", "sort=", ... */
-static int parse_assignment(struct hist_parse *hp, struct hist_data *hd, char *str)
-{
-	static const char *const keys[] = { "key=", "keys=" };
-	static const char *const vals[] = { "val=", "vals=", "values=" };
-	int bits;
-
-	for (unsigned int i = 0; i < 2; i++)
-		if (!strncmp(str, keys[i], strlen(keys[i]))) {
-			hp->keys_str = str + strlen(keys[i]);
-			return 0;
-		}
-	for (unsigned int i = 0; i < 3; i++)
-		if (!strncmp(str, vals[i], strlen(vals[i]))) {
-			hp->vals_str = str + strlen(vals[i]);
-			return 0;
-		}
-	if (!strncmp(str, "sort=", 5)) {
-		hp->sort_str = str + 5;
-	} else if (!strncmp(str, "name=", 5)) {
-		free(hd->name);
-		hd->name = strdup(str);
-		if (!hd->name)
-			return -ENOMEM;
-	} else if (!strncmp(str, "clock=", 6)) {
-		free(hd->clock);
-		hd->clock = strdup(str + 6);
-		if (!hd->clock)
-			return -ENOMEM;
-	} else if (!strncmp(str, "size=", 5)) {
-		bits = parse_map_size(str + 5);
-		if (bits < 0)
-			return bits;
-		hd->map_bits = (unsigned int)bits;
-	} else {
-		if (hp->n_assignments == HIST_VARS_MAX) {
-			hist_err(hp, HIST_ERR_TOO_MANY_VARS, str);
-			return -EINVAL;
-		}
-		hp->assignments[hp->n_assignments++] = str;
-	}
-	return 0;
-}
-
-/* The kernel's parse_hist_trigger_attrs(): the ':'-separated words. */
-static int parse_attrs(struct hist_parse *hp, struct hist_data *hd, char *trigger_str)
-{
-	int err;
-
-	while (trigger_str) {
-		char *str = strsep(&trigger_str, ":"), *rhs = strchr(str, '=');
-
-		if (rhs) {
-			if (!rhs[1]) {
-				hist_err(hp, HIST_ERR_EMPTY_ASSIGNMENT, str);
-				return -EINVAL;
-			}
-			err = parse_assignment(hp, hd, str);
-			if (err)
-				return err;
-		} else if (!strcmp(str, "pause")) {
-			hd->pause = true;
-		} else if (!strcmp(str, "cont") || !strcmp(str, "continue")) {
-			hd->cont = true;
-		} else if (!strcmp(str, "clear")) {
-			hd->clear = true;
-		} else if (hp->n_actions < HIST_ACTIONS_MAX &&
-			   (!strncmp(str, "onmatch(", 8) || !strncmp(str, "onmax(", 6) ||
-			    !strncmp(str, "onchange(", 9))) {
-			hp->actions[hp->n_actions++] = str;
-		} else {
-			return -EINVAL;
-		}
-	}
-	if (!hp->keys_str)
-		return -EINVAL;
-	if (!hd->clock) {
-		hd->clock = strdup("global");
-		if (!hd->clock)
-			return -ENOMEM;
-	}
-	return 0;
-}
-
-static void hist_data_free(struct hist_data *hd)
-{
-	if (!hd)
-		return;
-	for (unsigned int i = 0; i < hd->n_fields; i++)
-		free(hd->fields[i].owned);
-	hist_map_free(hd->map);
-	free(hd->name);
-	free(hd->clock);
-	free(hd);
-}
-
-/* The kernel's create_hist_data(): the definition and its empty table. */
-static struct hist_data *create_hist_data(struct hist_parse *hp, char *param, int *errp)
-{
-	struct hist_data *hd = calloc(1, sizeof(*hd));
-	bool comm = false;
-	int err = -ENOMEM;
-
-	if (!hd)
-		goto fail;
-	hd->map_bits = HIST_BITS_DEFAULT;
-	err = parse_attrs(hp, hd, param);
-	if (err)
-		goto fail;
-	/* Actions and variables: not implemented (see the top). */
-	err = -EINVAL;
-	if (hp->n_actions) {
-		hist_err(hp, HIST_ERR_ACTION_NOT_FOUND, hp->actions[0]);
-		goto fail;
-	}
-	if (hp->n_assignments) {
-		hist_err(hp, HIST_ERR_VAR_CREATE_FIND_FAIL, hp->assignments[0]);
-		goto fail;
-	}
-	err = create_val_fields(hp, hd);
-	if (!err)
-		err = create_key_fields(hp, hd);
-	if (!err)
-		err = create_sort_keys(hp, hd);
-	if (err)
-		goto fail;
-	for (unsigned int i = 0; i < hd->n_fields; i++) {
-		if (hd->fields[i].flags & HIST_FL_EXECNAME)
-			comm = true;
-		if (hd->fields[i].src == SRC_TIMESTAMP)
-			hd->enable_timestamps = true;
-	}
-	err = -ENOMEM;
-	hd->map = hist_map_create(hd->map_bits, hd->key_size, hd->n_vals, comm);
-	if (!hd->map)
-		goto fail;
-	return hd;
-fail:
-	hist_data_free(hd);
-	*errp = err;
-	return NULL;
-}
-
-/* ------------------------------------------------------------------
- * Matching, named triggers, registration
- */
-
-static bool same_field(const struct hist_field *a, const struct hist_field *b)
-{
-	return a->flags == b->flags && !strcmp(a->name, b->name) && !strcmp(a->type, b->type) &&
-	       a->fsize == b->fsize && a->is_signed == b->is_signed && a->offset == b->offset &&
-	       a->size == b->size;
+	if (!a || !b)
+		return a == b;
+	return !strcmp(a->name, b->name) && !strcmp(a->type, b->type) && a->size == b->size &&
+	       a->is_signed == b->is_signed;
 }
 
 /*
@@ -1337,46 +1255,53 @@ static bool same_field(const struct hist_field *a, const struct hist_field *b)
  * define the histogram of @test?  @named: the histogram of the command's
  * name, if any.
  */
-static bool hist_match(const struct hist_data *hd, const char *filter_str,
-		       const struct event_trigger *test, const struct hist_data *named,
+static bool hist_match(struct hist_data *hd, const char *filter_str,
+		       const struct event_trigger *test, struct hist_data *named,
 		       bool ignore_filter)
 {
-	const struct hist_data *th = test->data;
+	struct hist_data *th = test->data;
 
 	if (named && named != th)
 		return false;
-	if (!named && th->name)
+	if (!named && th->attrs->name)
 		return false;
 	if (hd->n_vals != th->n_vals || hd->n_fields != th->n_fields ||
 	    hd->n_sort_keys != th->n_sort_keys)
 		return false;
 	if (!ignore_filter && !filter_str != !test->filter_str)
 		return false;
-	for (unsigned int i = 0; i < hd->n_fields; i++)
-		if (!same_field(&hd->fields[i], &th->fields[i]))
+	for (unsigned int i = 0; i < hd->n_fields; i++) {
+		const struct hist_field *a = hd->fields[i], *b = th->fields[i];
+
+		if (a->flags != b->flags || !compatible_field(a->field, b->field) ||
+		    a->offset != b->offset || a->size != b->size || a->is_signed != b->is_signed ||
+		    !a->var_name != !b->var_name ||
+		    (a->var_name && strcmp(a->var_name, b->var_name)))
 			return false;
+	}
 	for (unsigned int i = 0; i < hd->n_sort_keys; i++)
-		if (hd->sort_keys[i].idx != th->sort_keys[i].idx ||
+		if (hd->sort_keys[i].field_idx != th->sort_keys[i].field_idx ||
 		    hd->sort_keys[i].descending != th->sort_keys[i].descending)
 			return false;
 	if (!ignore_filter && filter_str && strcmp(filter_str, test->filter_str))
 		return false;
-	return true;
+	return actions_match(hd, th);
 }
 
 static struct hist_data *find_named(const char *name)
 {
 	struct hist_data *hd;
 
-	for (hd = named_hists; hd && (!name || strcmp(hd->name, name)); hd = hd->next_named)
+	if (!name)
+		return NULL;
+	for (hd = named_hists; hd && strcmp(hd->attrs->name, name); hd = hd->next_named)
 		;
-	return name ? hd : NULL;
+	return hd;
 }
 
 /* The hist trigger of @file the command names, or NULL. */
-static struct event_trigger *find_match(struct trace_event_file *file,
-					const struct hist_data *hd, const char *filter_str,
-					const struct hist_data *named)
+static struct event_trigger *find_match(struct trace_event_file *file, struct hist_data *hd,
+					const char *filter_str, struct hist_data *named)
 {
 	struct event_trigger_list *l = trigger_list(file);
 
@@ -1387,27 +1312,22 @@ static struct event_trigger *find_match(struct trace_event_file *file,
 	return NULL;
 }
 
-static void hist_free(struct event_trigger *t)
+/* As hist_match() against the named histogram itself. */
+static bool named_match(struct hist_data *hd, struct hist_data *named)
 {
-	struct hist_data *hd = t->data, **pp;
-
-	if (!hd || --hd->refs > 0)
-		return;
-	for (pp = &named_hists; *pp; pp = &(*pp)->next_named) {
-		if (*pp == hd) {
-			*pp = hd->next_named;
-			break;
-		}
-	}
-	hist_data_free(hd);
+	return hist_match(hd, NULL, &(struct event_trigger){ .data = named }, named, true);
 }
 
-/* The kernel's hist_clear(): empty the table once no probe is in it. */
+/*
+ * The kernel's hist_clear(): empty the table once no probe is in it:
+ * neither its own, nor one that references its variables (both test
+ * @clearing under the tracepoint read lock).
+ */
 static void hist_clear(struct hist_data *hd)
 {
 	__atomic_store_n(&hd->clearing, 1, __ATOMIC_RELEASE);
 	tracepoint_synchronize_unregister();
-	hist_map_clear(hd->map);
+	tracing_map_clear(hd->map);
 	__atomic_store_n(&hd->clearing, 0, __ATOMIC_RELEASE);
 }
 
@@ -1417,23 +1337,23 @@ static void hist_clear(struct hist_data *hd)
  */
 static bool update_only(struct hist_data *hd, struct event_trigger *t)
 {
+	struct hist_trigger_attrs *attrs = hd->attrs;
 	struct hist_data *named = NULL;
 	struct event_trigger *test;
 
-	if (!hd->pause && !hd->cont && !hd->clear)
+	if (!attrs->pause && !attrs->cont && !attrs->clear)
 		return false;
-	if (hd->name) {
-		named = find_named(hd->name);
-		if (!named || !hist_match(hd, NULL, &(struct event_trigger){ .data = named },
-					  named, true))
+	if (attrs->name) {
+		named = find_named(attrs->name);
+		if (!named || !named_match(hd, named))
 			return false;
 	}
 	test = find_match(t->file, hd, t->filter_str, named);
 	if (!test)
 		return false;
-	if (hd->pause)
+	if (attrs->pause)
 		__atomic_store_n(&test->paused, 1, __ATOMIC_RELAXED);
-	else if (hd->cont)
+	else if (attrs->cont)
 		__atomic_store_n(&test->paused, 0, __ATOMIC_RELAXED);
 	else
 		hist_clear(test->data);
@@ -1441,52 +1361,93 @@ static bool update_only(struct hist_data *hd, struct event_trigger *t)
 }
 
 /* The kernel's hist_register_trigger() and hist_trigger_enable(). */
-static int hist_register(struct hist_parse *hp, struct hist_data *hd, struct event_trigger *t)
+static int hist_register(struct hist_data *hd, struct event_trigger *t)
 {
+	struct hist_trigger_attrs *attrs = hd->attrs;
 	struct hist_data *named = NULL;
 	int err;
 
-	if (hd->name) {
-		named = find_named(hd->name);
-		if (named && !hist_match(hd, NULL, &(struct event_trigger){ .data = named },
-					 named, true)) {
-			hist_err(hp, HIST_ERR_NAMED_MISMATCH, hd->name);
+	if (attrs->name) {
+		named = find_named(attrs->name);
+		if (named && !named_match(hd, named)) {
+			hist_err(HIST_ERR_NAMED_MISMATCH, errpos(attrs->name));
 			return -EINVAL;
 		}
 	}
-	if ((!hd->name || named) && find_match(t->file, hd, t->filter_str, named)) {
-		hist_err(hp, HIST_ERR_TRIGGER_EEXIST, NULL);
+	if ((!attrs->name || named) && find_match(t->file, hd, t->filter_str, named)) {
+		hist_err(HIST_ERR_TRIGGER_EEXIST, 0);
 		return -EEXIST;
 	}
-	if (hd->cont || hd->clear) {
-		hist_err(hp, HIST_ERR_TRIGGER_ENOENT_CLEAR, NULL);
+	if (attrs->cont || attrs->clear) {
+		hist_err(HIST_ERR_TRIGGER_ENOENT_CLEAR, 0);
 		return -ENOENT;
 	}
-	if (hd->enable_timestamps && trace_array_set_clock(t->file->tr, hd->clock)) {
-		hist_err(hp, HIST_ERR_SET_CLOCK_FAIL, hd->clock);
+	if (hd->enable_timestamps && trace_array_set_clock(t->file->tr, attrs->clock)) {
+		hist_err(HIST_ERR_SET_CLOCK_FAIL, errpos(attrs->clock));
 		return -EINVAL;
 	}
-	if (hd->pause)
+	if (attrs->pause)
 		t->paused = 1;
 	if (named) {
 		t->data = named;
-	} else if (hd->name) {
+	} else if (attrs->name) {
 		hd->next_named = named_hists;
 		named_hists = hd;
 	}
 	((struct hist_data *)t->data)->refs++;
 	err = trigger_register(t, true);
 	if (err) {
-		if (!named && hd->name)
+		if (!named && attrs->name)
 			named_hists = hd->next_named;
 		((struct hist_data *)t->data)->refs--;
 		t->data = hd;
-		return err;
 	}
-	if (named)
-		hist_data_free(hd);
-	return 0;
+	return err;
 }
+
+static void unlink_named(struct hist_data *hd)
+{
+	for (struct hist_data **pp = &named_hists; *pp; pp = &(*pp)->next_named) {
+		if (*pp == hd) {
+			*pp = hd->next_named;
+			return;
+		}
+	}
+}
+
+/*
+ * The trigger is gone (no probe runs it): the kernel's
+ * event_hist_trigger_free().  A histogram whose variables other triggers
+ * still reference keeps its table for them (their lookups fail from now
+ * on) until the last of them goes.
+ */
+static void hist_free(struct event_trigger *t)
+{
+	struct hist_data *hd = t->data;
+	struct synth_event *se;
+
+	if (!hd)
+		return;
+	se = find_synth_event_call(t->file->event_call);
+	if (se)
+		se->ref--;
+	if (--hd->refs > 0)
+		return;
+	unlink_named(hd);
+	remove_hist_vars(hd);
+	release_var_refs(hd);
+	unregister_field_var_hists(hd);
+	if (hd->var_users) {
+		destroy_actions(hd);
+		__atomic_store_n(&hd->detached, true, __ATOMIC_RELAXED);
+		return;
+	}
+	destroy_hist_data(hd);
+}
+
+/* ------------------------------------------------------------------
+ * The command
+ */
 
 /*
  * Split "keys=... if FILTER" as the kernel's event_hist_trigger_parse():
@@ -1526,77 +1487,169 @@ int hist_split_filter(char *pf, char **paramp, char **filterp)
 	return 0;
 }
 
-static int hist_parse(const struct event_command *cmd, struct trigger_parse *p)
+/* "!hist:...": the matching trigger goes, unless its variables are in use. */
+static int hist_remove(struct hist_data *hd, struct event_trigger *t)
 {
-	struct trace_event_call *call = p->file->event_call;
-	struct hist_parse hp = { .p = p, .call = call };
-	struct event_trigger *t = NULL, *old;
+	struct event_trigger *old = find_match(t->file, hd, t->filter_str,
+					       find_named(hd->attrs->name));
+
+	if (!old)
+		return 0;
+	if (((struct hist_data *)old->data)->var_users)
+		return -EBUSY;
+	trigger_unregister(old);
+	return 0;
+}
+
+/* Set up what a new trigger needs and register it (the kernel's parse tail). */
+static int hist_add(struct hist_data *hd, struct event_trigger *t)
+{
+	struct synth_event *se;
+	int err = create_actions(hd);
+
+	if (err)
+		return err;
+	if (has_hist_vars(hd) || hd->n_var_refs)
+		save_hist_vars(hd);
+	hd->key_zero = hd->key_size;
+	for (unsigned int i = 0; i < hd->n_var_refs; i++) {
+		struct hist_data *var_hd = hd->var_refs[i]->var_hd;
+
+		if (var_hd && var_hd->key_size > hd->key_zero)
+			hd->key_zero = var_hd->key_size;
+	}
+	err = hist_map_init(hd);
+	if (!err)
+		err = hist_register(hd, t);
+	if (err)
+		return err;
+	se = find_synth_event_call(t->file->event_call);
+	if (se)
+		se->ref++;
+	if (t->data != hd) {
+		/* Joined a named histogram: the definition parsed goes. */
+		remove_hist_vars(hd);
+		unregister_field_var_hists(hd);
+		destroy_hist_data(hd);
+	}
+	return 0;
+}
+
+/*
+ * The kernel's event_hist_trigger_parse() for @file: @pf is what follows
+ * "hist:" (modified), @p (may be NULL) the write for the filter and the
+ * errors.
+ */
+static int hist_parse_cmd(const struct event_command *cmd, struct trace_event_file *file,
+			  char *pf, bool remove, struct trigger_parse *p)
+{
+	struct hist_trigger_attrs *attrs;
+	struct event_trigger *t;
 	struct hist_data *hd;
 	char *param, *filter, *s;
-	int err = 0;
+	int err;
 
-	if (!p->param_and_filter)
+	if (!pf)
 		return -EINVAL;
-	hp.last_cmd = malloc(strlen(p->param_and_filter) + 6);
-	if (!hp.last_cmd)
-		return -ENOMEM;
-	sprintf(hp.last_cmd, "hist:%s", p->param_and_filter);
-	snprintf(hp.loc, sizeof(hp.loc), "hist:%s:%s", call->event_class->system, call->name);
-	s = strstr(p->text, p->param_and_filter);
-	hp.pf_off = s ? (unsigned int)(s - p->text) : 5;
-
-	err = hist_split_filter(p->param_and_filter, &param, &filter);
+	err = hist_split_filter(pf, &param, &filter);
 	if (err)
-		goto out;
+		return err;
 	/* As the kernel, ".sym-offset" becomes ".symXoffset" for the parser. */
 	for (s = strstr(param, ".sym-offset"); s; s = strstr(s + 11, ".sym-offset"))
 		s[4] = 'X';
-	hd = create_hist_data(&hp, param, &err);
+	attrs = parse_hist_trigger_attrs(param, &err);
+	if (!attrs)
+		return err;
+	hd = create_hist_data(attrs->map_bits ? attrs->map_bits : TRACING_MAP_BITS_DEFAULT,
+			      attrs, file, remove, &err);
 	if (!hd)
-		goto out;
-	t = trigger_alloc(cmd, p->file, hd);
+		return err;
+	t = trigger_alloc(cmd, file, hd);
 	if (!t) {
-		hist_data_free(hd);
-		err = -ENOMEM;
-		goto out;
+		destroy_hist_data(hd);
+		return -ENOMEM;
 	}
 	err = trigger_set_filter(p, t, filter);
-	if (err)
-		goto out_free;
-	if (p->remove) {
-		old = find_match(p->file, hd, t->filter_str, find_named(hd->name));
-		if (old)
-			trigger_unregister(old);
-		goto out_free;
-	}
-	if (update_only(hd, t))
-		goto out_free;
-	err = hist_register(&hp, hd, t);
-	if (!err)
-		goto out;
-out_free:
-	hist_data_free(t->data);
+	if (!err && remove)
+		err = hist_remove(hd, t);
+	else if (!err && !update_only(hd, t) && !(err = hist_add(hd, t)))
+		return 0;
+	remove_hist_vars(hd);
+	unregister_field_var_hists(hd);
+	destroy_hist_data(hd);
 	t->data = NULL;
 	trigger_free(t);
-out:
-	free(hp.last_cmd);
 	return err;
 }
 
-static bool is_hist(struct event_trigger *t, void *arg)
+static int hist_parse(const struct event_command *cmd, struct trigger_parse *p)
 {
-	(void)arg;
-	return t->cmd->type == ETT_EVENT_HIST;
+	struct trace_event_call *call = p->file->event_call;
+	char *s;
+	int err;
+
+	if (!p->param_and_filter)
+		return -EINVAL;
+	hist_ectx.p = p;
+	hist_ectx.last_cmd = malloc(strlen(p->param_and_filter) + 6);
+	if (!hist_ectx.last_cmd)
+		return -ENOMEM;
+	sprintf(hist_ectx.last_cmd, "hist:%s", p->param_and_filter);
+	snprintf(hist_ectx.loc, sizeof(hist_ectx.loc), "hist:%s:%s",
+		 call->event_class->system, call->name);
+	s = strstr(p->text, p->param_and_filter);
+	hist_ectx.pf_off = s ? (unsigned int)(s - p->text) : 5;
+	err = hist_parse_cmd(cmd, p->file, p->param_and_filter, p->remove, p);
+	free(hist_ectx.last_cmd);
+	hist_ectx.last_cmd = NULL;
+	hist_ectx.p = NULL;
+	return err;
 }
 
-/* O_TRUNC: every hist trigger of the file goes. */
+/**
+ * hist_trigger_parse_internal - set or remove a hist trigger on @file
+ * @cmd:    what follows "hist:" ("keys=pid:synthetic_prio=prio if ...")
+ * @remove: "!hist"
+ *
+ * For the field vars of an action on another event.  Its errors are
+ * logged under the command being parsed, as the kernel's.
+ * Return: 0 or -errno.  Context: the event mutex.
+ */
+int hist_trigger_parse_internal(struct trace_event_file *file, const char *cmd, bool remove)
+{
+	struct trigger_parse p = { .tr = file->tr, .file = file, .text = cmd, .remove = remove };
+	char *pf = strdup(cmd);
+	int err;
+
+	if (!pf)
+		return -ENOMEM;
+	p.param_and_filter = pf;
+	err = hist_parse_cmd(&trigger_hist_cmd, file, pf, remove, &p);
+	free(pf);
+	return err;
+}
+
+/* A hist trigger of @file whose variables other triggers use? */
+static bool hist_file_check_refs(struct trace_event_file *file)
+{
+	struct hist_data *hd = NULL;
+
+	while ((hd = hist_file_next(file, hd)))
+		if (hd->var_users)
+			return true;
+	return false;
+}
+
+/* O_TRUNC: every hist trigger of the file goes, or none if one is referenced. */
 static void hist_unreg_all(struct trace_event_file *file)
 {
 	struct event_trigger_list *l;
 	unsigned int i = 0;
 
+	if (hist_file_check_refs(file))
+		return;
 	while ((l = trigger_list(file)) && i < l->nr) {
-		if (is_hist(l->t[i], NULL))
+		if (l->t[i]->cmd->type == ETT_EVENT_HIST)
 			trigger_unregister(l->t[i]);
 		else
 			i++;
@@ -1608,7 +1661,7 @@ const struct event_command trigger_hist_cmd = {
 	.type		= ETT_EVENT_HIST,
 	.flags		= EVENT_CMD_FL_NEEDS_REC,
 	.parse		= hist_parse,
-	.func		= hist_func,
+	.func		= hist_trigger_func,
 	.print		= hist_print,
 	.free		= hist_free,
 	.unreg_all	= hist_unreg_all,
@@ -1625,7 +1678,7 @@ void hist_pause_all(struct trace_event_file *file, bool pause)
 }
 
 /* ------------------------------------------------------------------
- * The hist file
+ * Reading the hist file
  */
 
 /**

@@ -303,6 +303,9 @@ void trace_printf_end(void);
 int trace_print_event_flags(struct trace_seq *s, const void *entry, unsigned int len,
 			    unsigned int flags);
 
+/* trace_events.c: register @call with its fields at @offsets (synthetic events). */
+int trace_add_event_call_at(struct trace_event_call *call, const unsigned int *offsets);
+
 void trace_event_lock(void);
 void trace_event_unlock(void);
 /* With trace_event_lock() held. */

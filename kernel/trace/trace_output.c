@@ -72,7 +72,7 @@ static int format_field(char *buf, size_t size,
 		if ((size_t)(n) < size) {				\
 			buf += (n);					\
 			size -= (n);					\
-		} else {						\
+		} else if (size) {	/* a NULL @buf is not moved */	\
 			buf += size;					\
 			size = 0;					\
 		}							\

@@ -61,6 +61,9 @@
  *             (else shrunk to the least a buffer has)
  * @refused:   snapshots a probe could not take (buffers busy or resized)
  * @next:      the list of all, under the event mutex
+ * @cond_data: the conditional snapshot of a hist trigger's snapshot()
+ *             action (the kernel's tr->cond_snapshot), or NULL
+ * @cond_update: decides, under the swap's mutexes, whether it is taken
  */
 struct trace_snapshot {
 	struct trace_array	*tr;
@@ -68,6 +71,8 @@ struct trace_snapshot {
 	int			allocated;
 	unsigned long		refused;
 	struct trace_snapshot	*next;
+	void			*cond_data;
+	bool			(*cond_update)(void *cond_data, void *ctx);
 };
 
 static struct trace_snapshot *snapshots;
@@ -94,10 +99,14 @@ static void swap_ptr(char **a, char **b)
 
 /*
  * Trade the pages of @main and @snap.  @wait: block on the mutexes (a
- * write to the snapshot file) rather than give up (a probe).
- * Return: 0, -EBUSY (a mutex was taken), -EINVAL (the sizes differ).
+ * write to the snapshot file) rather than give up (a probe).  @cond (may
+ * be NULL): asked with both mutexes held, as the kernel asks the
+ * conditional snapshot's update() under max_lock; false: no swap.
+ * Return: 0, -EBUSY (a mutex was taken), -EINVAL (the sizes differ),
+ * -ECANCELED (@cond said no).
  */
-static int rb_swap_pages(struct trace_buffer *main, struct trace_buffer *snap, bool wait)
+static int rb_swap_pages(struct trace_buffer *main, struct trace_buffer *snap, bool wait,
+			 const struct trace_snapshot *cs, void *ctx)
 {
 	struct ring_buffer_per_cpu *cpus;
 	int err = 0, fd;
@@ -118,6 +127,8 @@ static int rb_swap_pages(struct trace_buffer *main, struct trace_buffer *snap, b
 	for (unsigned int cpu = 0; cpu < main->nr_cpus; cpu++)
 		if (ring_pages(main, cpu) != ring_pages(snap, cpu))
 			err = -EINVAL;
+	if (!err && cs && !cs->cond_update(cs->cond_data, ctx))
+		err = -ECANCELED;
 	if (!err) {
 		swap_ptr(&main->cpu_base, &snap->cpu_base);
 		cpus = main->cpus;
@@ -244,7 +255,99 @@ void trace_snapshot_take(struct trace_snapshot *snap)
 		trace_array_tracing_switch(tr, false);
 		return;
 	}
-	if (rb_swap_pages(tr->buffer, snap->buffer, false))
+	if (rb_swap_pages(tr->buffer, snap->buffer, false, NULL, NULL))
+		__atomic_add_fetch(&snap->refused, 1, __ATOMIC_RELAXED);
+}
+
+/**
+ * trace_snapshot_cond_enable - a conditional snapshot for @tr
+ * @cond_data: what @update gets
+ * @update:    asked, with the buffers locked, whether to take a snapshot
+ *             trace_snapshot_cond_take() was called for
+ * @snapp:     receives the snapshot buffer, for trace_snapshot_cond_take()
+ *
+ * The kernel's tracing_snapshot_cond_enable(): allocates the snapshot
+ * buffer; one conditional snapshot per instance, and while it is set
+ * the snapshot file refuses writes (-EBUSY).
+ * Return: 0, -EBUSY (@tr has one), -ENOMEM, an error of the resize.
+ * Context: the event mutex.
+ */
+int trace_snapshot_cond_enable(struct trace_array *tr, void *cond_data,
+			       bool (*update)(void *cond_data, void *ctx),
+			       struct trace_snapshot **snapp)
+{
+	struct trace_snapshot *snap;
+	int err = trace_snapshot_alloc_locked(tr, &snap);
+
+	if (err)
+		return err;
+	if (snap->cond_data)
+		return -EBUSY;
+	snap->cond_update = update;
+	/* Before any probe that could take it: it is set up first. */
+	__atomic_store_n(&snap->cond_data, cond_data, __ATOMIC_RELEASE);
+	*snapp = snap;
+	return 0;
+}
+
+/**
+ * trace_snapshot_cond_disable - @tr's conditional snapshot goes
+ *
+ * No probe may be taking it any more (its trigger is gone).
+ * Context: the event mutex.
+ */
+void trace_snapshot_cond_disable(struct trace_array *tr)
+{
+	struct trace_snapshot *snap = snap_find(tr);
+
+	if (snap)
+		__atomic_store_n(&snap->cond_data, NULL, __ATOMIC_RELEASE);
+}
+
+/** trace_snapshot_cond_data - the @cond_data of @tr's conditional snapshot, or NULL */
+void *trace_snapshot_cond_data(struct trace_array *tr)
+{
+	struct trace_snapshot *snap = snap_find(tr);
+
+	return snap ? __atomic_load_n(&snap->cond_data, __ATOMIC_ACQUIRE) : NULL;
+}
+
+/**
+ * trace_snapshot_cond_read - @fn(@cond_data, @arg) with the conditional
+ *	snapshot's state stable (the mutex its update runs under)
+ *
+ * Nothing when @tr has no conditional snapshot.
+ * Context: the event mutex.
+ */
+void trace_snapshot_cond_read(struct trace_array *tr, void (*fn)(void *cond_data, void *arg),
+			      void *arg)
+{
+	struct trace_snapshot *snap = snap_find(tr);
+
+	if (!snap || !snap->cond_data)
+		return;
+	pthread_mutex_lock(&tr->buffer->mutex);
+	fn(snap->cond_data, arg);
+	pthread_mutex_unlock(&tr->buffer->mutex);
+}
+
+/**
+ * trace_snapshot_cond_take - take the conditional snapshot if its update says so
+ * @ctx: for the update
+ *
+ * The kernel's tracing_snapshot_cond().  Buffers busy (a resize, a
+ * clear, another snapshot): not taken, and counted.
+ * Context: a probe; never blocks.
+ */
+void trace_snapshot_cond_take(struct trace_snapshot *snap, void *ctx)
+{
+	struct trace_array *tr = snap->tr;
+	int err;
+
+	if (!__atomic_load_n(&snap->cond_data, __ATOMIC_ACQUIRE))
+		return;
+	err = rb_swap_pages(tr->buffer, snap->buffer, false, snap, ctx);
+	if (err && err != -ECANCELED)
 		__atomic_add_fetch(&snap->refused, 1, __ATOMIC_RELAXED);
 }
 
@@ -312,6 +415,8 @@ int trace_array_snapshot_write(struct trace_array *tr, unsigned long val)
 	snap = snap_lock(&tr);
 	if (!snap) {
 		err = -ENOMEM;
+	} else if (snap->cond_data) {
+		err = -EBUSY;	/* a hist trigger's snapshot() owns it */
 	} else if (val == 0) {
 		if (snap->allocated) {
 			__atomic_store_n(&snap->allocated, 0, __ATOMIC_RELAXED);
@@ -321,7 +426,7 @@ int trace_array_snapshot_write(struct trace_array *tr, unsigned long val)
 	} else if (val == 1) {
 		err = trace_snapshot_alloc_locked(tr, &snap);
 		if (!err)
-			err = rb_swap_pages(tr->buffer, snap->buffer, true) ? -EBUSY : 0;
+			err = rb_swap_pages(tr->buffer, snap->buffer, true, NULL, NULL) ? -EBUSY : 0;
 	} else if (snap->allocated) {
 		ring_buffer_reset(snap->buffer);
 	}

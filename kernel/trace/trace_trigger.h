@@ -163,6 +163,14 @@ int hist_split_filter(char *pf, char **paramp, char **filterp);
 struct trace_snapshot;
 int trace_snapshot_alloc_locked(struct trace_array *tr, struct trace_snapshot **snapp);
 void trace_snapshot_take(struct trace_snapshot *snap);
+int trace_snapshot_cond_enable(struct trace_array *tr, void *cond_data,
+			       bool (*update)(void *cond_data, void *ctx),
+			       struct trace_snapshot **snapp);
+void trace_snapshot_cond_disable(struct trace_array *tr);
+void *trace_snapshot_cond_data(struct trace_array *tr);
+void trace_snapshot_cond_take(struct trace_snapshot *snap, void *ctx);
+void trace_snapshot_cond_read(struct trace_array *tr, void (*fn)(void *cond_data, void *arg),
+			      void *arg);
 void trace_snapshot_instance_gone(struct trace_array *tr);
 
 /* trace_stack.c */

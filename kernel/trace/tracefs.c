@@ -251,10 +251,12 @@ static const struct tfs_entry inst_files[] = {
 static const struct tfs_entry top_files[] = {
 	{ "README",			&tfs_fops_readme },
 	{ "available_events",		&tfs_fops_available_events },
+	{ "dynamic_events",		&tfs_fops_dynamic_events },
 	{ "printk_formats",		&tfs_fops_printk_formats },
 	{ "saved_cmdlines",		&tfs_fops_saved_cmdlines },
 	{ "saved_cmdlines_size",	&tfs_fops_saved_cmdlines_size },
 	{ "saved_tgids",		&tfs_fops_saved_tgids },
+	{ "synthetic_events",		&tfs_fops_synthetic_events },
 	{ NULL, NULL }
 };
 
@@ -845,7 +847,10 @@ int tfs_open(uint64_t ino, int flags, struct tfs_file **filep)
 	pthread_mutex_init(&file->lock, NULL);
 	if (want_write(flags) && (flags & O_TRUNC) && fops->trunc)
 		fops->trunc(node);
-	err = fops->open ? fops->open(file) : 0;
+	err = want_write(flags) && (flags & O_TRUNC) && fops->trunc_err ?
+	      fops->trunc_err(node) : 0;
+	if (!err && fops->open)
+		err = fops->open(file);
 	if (!err && want_read(flags) && has_snapshot(fops))
 		err = file_show(file);
 	if (err) {
@@ -978,8 +983,10 @@ int tfs_truncate(uint64_t ino)
 		return err;
 	if (node->fops->trunc)
 		node->fops->trunc(node);
+	if (node->fops->trunc_err)
+		err = node->fops->trunc_err(node);
 	node_unpin(node);
-	return 0;
+	return err;
 }
 
 int tfs_readable(struct tfs_file *file)

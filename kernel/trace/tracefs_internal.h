@@ -241,6 +241,8 @@ struct tfs_node {
  * @trunc:    what O_TRUNC (or truncate()) with write access does
  * @readable: would @read return something now (consuming files)
  * @release:  undo @open
+ * @trunc_err: an O_TRUNC that may fail (synthetic_events: -EBUSY): the
+ *	      open or truncate(2) fails with its error
  */
 struct tfs_fops {
 	mode_t	mode;
@@ -255,6 +257,7 @@ struct tfs_fops {
 	void	(*trunc)(struct tfs_node *node);
 	int	(*readable)(struct tfs_file *f);
 	void	(*release)(struct tfs_file *f);
+	int	(*trunc_err)(struct tfs_node *node);
 };
 
 /* @write_piece's @piece. */
@@ -332,5 +335,8 @@ extern const struct tfs_fops tfs_fops_readme, tfs_fops_available_events,
 	tfs_fops_trace_options, tfs_fops_trace_pipe, tfs_fops_tracing_cpumask,
 	tfs_fops_tracing_on, tfs_fops_trace_pipe_raw, tfs_fops_stats,
 	tfs_fops_option, tfs_fops_snapshot;
+
+/* tracefs_dynevent.c: the synthetic events (top level only). */
+extern const struct tfs_fops tfs_fops_synthetic_events, tfs_fops_dynamic_events;
 
 #endif /* _USTRACE_KERNEL_TRACE_TRACEFS_INTERNAL_H */

@@ -59,6 +59,20 @@ static const char readme_text[] =
 "\t\t\t  each as <command>[:count] [if <filter>]; !<command> removes\n"
 "\t\t\t  e.g. echo 'traceoff:1 if bar == 42' > trigger\n"
 "  events/<system>/<event>/hist - the histograms of its hist triggers\n"
+"\t    hist:keys=<field1[,field2,...]>[:<var1>=<field|var_ref|numeric_literal>[,<var2>=...]]\n"
+"\t         [:values=<field1[,field2,...]>][:sort=<field1[,field2,...]>][:size=#entries]\n"
+"\t         [:pause][:continue][:clear][:name=histname1][:<handler>.<action>] [if <filter>]\n"
+"\t    special fields: common_timestamp[.usecs], common_cpu; a variable is\n"
+"\t    read as $var (or system.event.$var) by the events of the instance\n"
+"\t    with the same key; expressions: + - * / of fields, $vars, numbers\n"
+"\t    handlers: onmatch(matching.event), onmax(var), onchange(var)\n"
+"\t    actions:  trace(<synthetic_event>,param list), <synthetic_event>(param list),\n"
+"\t              save(field,...), snapshot()\n"
+"  synthetic_events\t- define events that hist trigger actions generate, e.g.\n"
+"\t\t\t  echo 'myevent u64 lat; char name[]' >> synthetic_events;\n"
+"\t\t\t  '!myevent' removes one, events/synthetic/myevent/ is the event\n"
+"  dynamic_events\t- the same as s:[synthetic/]<event> <field>[;<field>] lines;\n"
+"\t\t\t  -:[synthetic/]<event> removes one\n"
 "  events/header_page, events/header_event - the ring buffer's page and event headers\n";
 
 const struct tfs_fops tfs_fops_readme = {

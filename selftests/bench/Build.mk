@@ -53,3 +53,10 @@ BENCH_PROGS += $(d)/pc_bench
 $(call add-static-prog,$(d)/filter_bench,$(d)/filter_bench.c,-lpthread)
 $(call add-cflags,$(d)/filter_bench.c,-I$(srctree)/$(d))
 BENCH_PROGS += $(d)/filter_bench
+
+# hist_bench: ns per start/end pair of events, plain, with hist triggers,
+# with a timestamp variable matched, with onmatch().trace() generating a
+# synthetic event.
+$(call add-static-prog,$(d)/hist_bench,$(d)/hist_bench.c,-lpthread)
+$(call add-cflags,$(d)/hist_bench.c,-I$(srctree)/$(d))
+BENCH_PROGS += $(d)/hist_bench

@@ -14,10 +14,12 @@
  *   tfs-io writefile FILE SRC     open O_WRONLY, one write of all of SRC
  *                                 (any bytes, any size)
  *   tfs-io writefile FILE SRC a   the same with O_APPEND
+ *   tfs-io trunc FILE             open O_WRONLY | O_TRUNC, nothing written
  *
  * Each prints one line: "data N" (N bytes read), "eof", "readable",
- * "timeout", "wrote N", or the errno's name (EAGAIN, EINTR, ...), and
- * exits 0; a failed open prints "open: NAME" and exits 1.
+ * "timeout", "wrote N", "opened", or the errno's name (EAGAIN, EINTR,
+ * ...), and exits 0; a failed open prints "open: NAME" and exits 1 (trunc:
+ * the name alone, exit 0).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -164,8 +166,11 @@ int main(int argc, char **argv)
 		if (close(fd))
 			printf("close: %s\n", errname(errno));
 		free(data);
+	} else if (!strcmp(op, "trunc")) {
+		fd = open(path, O_WRONLY | O_TRUNC);
+		printf("%s\n", fd < 0 ? errname(errno) : "opened");
 	} else {
-		fprintf(stderr, "usage: tfs-io nonblock|setfl|read|poll|select|signal|write0|write|writefile FILE [MS|TEXT|SRC]\n");
+		fprintf(stderr, "usage: tfs-io nonblock|setfl|read|poll|select|signal|write0|write|writefile|trunc FILE [MS|TEXT|SRC]\n");
 		return 2;
 	}
 	return 0;

@@ -9,6 +9,9 @@
 #   trigger-replay  the same for the trigger target (selftests/trigger/
 #                   trigger_fuzz.c), corpus/trigger.txt and
 #                   regress/trigger-*.in
+#   hist-replay     the same for the hist target (selftests/hist/
+#                   hist_fuzz.c: synthetic events, inter-event commands),
+#                   corpus/hist.txt and regress/hist-*.in
 #   fuzz.sh         the harness: the replays, and scripts/run-fuzz.sh
 #                   driven by a make that builds stand-in fuzzers
 #   filter-fuzzer   the event filter parser and matcher under libFuzzer;
@@ -24,6 +27,9 @@ TEST_PROGS += $(d)/fuzz-replay
 
 $(call add-static-prog,$(d)/trigger-replay,selftests/trigger/trigger_fuzz.c $(d)/replay-trigger.c,-lpthread)
 TEST_PROGS += $(d)/trigger-replay
+
+$(call add-static-prog,$(d)/hist-replay,selftests/hist/hist_fuzz.c $(d)/replay-hist.c,-lpthread)
+TEST_PROGS += $(d)/hist-replay
 
 ifeq ($(USTRACE_FUZZ),1)
 $(call add-static-prog,$(d)/filter-fuzzer,$(d)/filter_fuzz.c,-fsanitize=fuzzer -lpthread)

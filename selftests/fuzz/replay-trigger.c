@@ -20,7 +20,12 @@ static const char *const commands[] = {
 	"hist:keys=name:size=16", "hist:keys=v.log2:pause", "hist:keys=v.buckets=10:cont",
 	"hist:name=shared:keys=v:clear", "hist:keys=common_pid.execname",
 	"hist:keys=stacktrace", "hist:keys=v:vals=v.percent",
-	"!hist:keys=v", "bogus", "hist:keys=nosuch", "traceon:0x", "",
+	"!hist:keys=v", "bogus", "hist:keys=nosuch", "traceon:0x",
+	"hist:keys=v:x=v*2+big/3-(v):vals=x", "hist:keys=v:ts0=common_timestamp.usecs",
+	"hist:keys=v:m=big:onmax($m).save(name,who)",
+	"hist:keys=v:c=v:onchange($c).save(big):onchange($c).snapshot()",
+	"hist:keys=v:l=common_timestamp-$ts0:onmatch(trg_test.trg_other).nosuch($l)",
+	"hist:keys=name:w=who,x=common_pid.execname", "",
 };
 
 #define NR_COMMANDS	(sizeof(commands) / sizeof(commands[0]))

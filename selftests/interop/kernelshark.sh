@@ -15,6 +15,10 @@
 # As root KernelShark first opens a modal "root privileges" dialog, so it
 # runs as an unprivileged user: the caller when not root, else "nobody"
 # (through setpriv).  TAP on stdout.
+#
+# Then the same for a recording of synthetic events: the latency sample
+# (samples/hist/latency-sample) with the inter-event hist triggers of
+# Documentation/trace/histogram.rst, "record -e synthetic".
 
 . "$(dirname "$0")/functions"
 
@@ -32,7 +36,7 @@ if [ "$(id -u)" = 0 ]; then
 	id nobody >/dev/null 2>&1 || skip_all "no user nobody to run KernelShark as (not as root)"
 	as_user=(setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups --)
 fi
-plan 6
+plan 9
 
 start_sample -- -p 5000 -t 2
 ks=$WORK/ks
@@ -145,4 +149,48 @@ t_cpus() {
 check "the recording holds both tasks of the program" t_cpus
 
 check_stop "the program exits 0 on SIGTERM, no sanitizer report" "$SAMPLE_PID" "$MNT"
+
+# --- synthetic events: the latency sample's, recorded while it serves
+SAMPLE=$objtree/samples/hist/latency-sample
+start_sample -- -b 0
+syn=$WORK/ks-syn
+mkdir "$syn" || exit 1
+[ "$(id -u)" = 0 ] && chown nobody "$syn"
+
+t_syn_record() {
+	local rec i
+
+	(cd "$MNT" &&
+	 echo 'req_latency u64 lat; int id; char path[]' > synthetic_events &&
+	 echo 'hist:keys=id:ts0=common_timestamp.usecs:p=path' > events/latency_sample/req_start/trigger &&
+	 echo 'hist:keys=id:lat=common_timestamp.usecs-$ts0:onmatch(latency_sample.req_start).req_latency($lat,id,$p)' \
+		> events/latency_sample/req_end/trigger) || return 1
+	(cd "$syn" && tc record -e synthetic -o "$syn/trace.dat" sleep 2) >"$WORK/syn.out" 2>&1 &
+	rec=$!
+	for i in $(seq 100); do
+		[ "$(cat "$MNT/events/synthetic/req_latency/enable")" = 1 ] && break
+		sleep 0.05
+	done
+	kill -USR1 "$SAMPLE_PID"
+	wait "$rec" || { echo "record failed: $(tail -n 5 "$WORK/syn.out")"; return 1; }
+	chmod 644 "$syn/trace.dat"
+	trace-cmd report "$syn/trace.dat" 2>/dev/null | events_of >"$WORK/syn.ev"
+	[ "$(grep -c $'\treq_latency\t' "$WORK/syn.ev")" -eq 10 ] ||
+		{ echo "$(grep -c $'\treq_latency\t' "$WORK/syn.ev") req_latency events, not 10"; return 1; }
+}
+check "record -e synthetic: the latency sample's synthetic events in a trace.dat" t_syn_record
+
+t_syn_window() {
+	timeout -k 5 90 ${as_user[@]+"${as_user[@]}"} "$ks/shot" "$syn" || return 1
+	grep -q "Loading.*trace.dat" "$syn/ks.log" || { echo "it did not say it loads the file:"; cat "$syn/ks.log"; return 1; }
+	if grep -iv 'failed to initialize\|XDG_RUNTIME_DIR' "$syn/ks.log" | grep -qi 'error\|fail\|warn\|cannot\|unable'; then
+		grep -iv 'failed to initialize\|XDG_RUNTIME_DIR' "$syn/ks.log" | grep -i 'error\|fail\|warn\|cannot\|unable'
+		return 1
+	fi
+	mkdir -p "$OUTDIR" && cp "$syn/out.png" "$OUTDIR/kernelshark-synthetic.png" &&
+		echo "screenshot: $OUTDIR/kernelshark-synthetic.png" >&2
+}
+check "KernelShark opens the recording of synthetic events: its window, no error in its log" t_syn_window
+
+check_stop "the latency sample exits 0 on SIGTERM, no sanitizer report" "$SAMPLE_PID" "$MNT"
 finish

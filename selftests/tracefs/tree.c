@@ -20,18 +20,18 @@
 
 static const char *const top_names[] = {
 	"README", "available_events", "available_tracers", "buffer_percent",
-	"buffer_size_kb", "buffer_total_size_kb", "current_tracer", "error_log",
-	"events", "instances", "options", "per_cpu", "printk_formats",
+	"buffer_size_kb", "buffer_total_size_kb", "current_tracer", "dynamic_events",
+	"error_log", "events", "instances", "options", "per_cpu", "printk_formats",
 	"saved_cmdlines", "saved_cmdlines_size", "saved_tgids", "set_event",
-	"set_event_notrace_pid", "set_event_pid", "snapshot", "trace", "trace_clock",
-	"trace_marker", "trace_marker_raw", "trace_options", "trace_pipe",
+	"set_event_notrace_pid", "set_event_pid", "snapshot", "synthetic_events", "trace",
+	"trace_clock", "trace_marker", "trace_marker_raw", "trace_options", "trace_pipe",
 	"tracing_cpumask", "tracing_on", NULL
 };
 
 /* What the kernel's instances have not. */
 static const char *const top_only[] = {
-	"README", "available_events", "instances", "printk_formats",
-	"saved_cmdlines", "saved_cmdlines_size", "saved_tgids", NULL
+	"README", "available_events", "dynamic_events", "instances", "printk_formats",
+	"saved_cmdlines", "saved_cmdlines_size", "saved_tgids", "synthetic_events", NULL
 };
 
 static int name_in(const char *name, const char *const *list)
@@ -143,7 +143,7 @@ static void test_readdir_offsets(void)
 	ASSERT_EQ(all.n, part.n);
 	for (int i = 0; i < all.n; i++)
 		EXPECT_STREQ(all.names[i], part.names[i]);
-	EXPECT_EQ(28, all.n);
+	EXPECT_EQ(30, all.n);
 }
 
 static void test_per_cpu_dirs(void)
