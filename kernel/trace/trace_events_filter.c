@@ -1428,7 +1428,11 @@ static bool str_eval(const struct filter_insn *in, const unsigned char *rec, uns
 
 	switch (in->kind) {
 	case FI_STR:
-		return str_match(in, (const char *)rec + in->offset, in->size) ^ in->not;
+		/* char buf[] (ftrace:print's, size 0): the rest of the record. */
+		n = in->size;
+		if (!n && in->offset <= len)
+			n = len - in->offset;
+		return str_match(in, (const char *)rec + in->offset, n) ^ in->not;
 	case FI_DSTR:
 	case FI_RSTR:
 		/* A __rel_loc counts from the end of its word. */
@@ -1647,15 +1651,26 @@ static bool call_registered(struct trace_event_call *call)
 	return trace_event_call_registered(call) && call->id >= TRACE_EVENT_FIRST_ID;
 }
 
+/*
+ * A registered event whose records a filter may test: one with a filter
+ * file, or ftrace:print, whose triggers take filters (it has no filter
+ * file, as in the kernel).
+ */
+static bool call_filterable(struct trace_event_call *call)
+{
+	return call_registered(call) ||
+	       (trace_event_call_registered(call) && trace_marker_is_print(call));
+}
+
 /* @call's fields, or NULL with *@err -ENOENT (not registered) or -ENOMEM. */
 static struct event_fields *call_fields(struct trace_event_call *call, int *err)
 {
 	struct event_fields *ef = NULL;
 
 	trace_event_lock();
-	if (call_registered(call))
+	if (call_filterable(call))
 		ef = fields_snapshot(call);
-	*err = call_registered(call) ? -ENOMEM : -ENOENT;
+	*err = call_filterable(call) ? -ENOMEM : -ENOENT;
 	trace_event_unlock();
 	return ef;
 }

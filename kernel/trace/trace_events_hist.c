@@ -163,7 +163,9 @@ struct trace_event_file *hist_find_event_file(struct trace_array *tr, const char
 	if (!system || !event)
 		return NULL;
 	call = trace_find_event_call(system, event);
-	if (!call || (call->flags & TRACE_EVENT_FL_IGNORE_ENABLE) || !call->priv)
+	/* Of the ftrace events, print (trace_marker) takes triggers. */
+	if (!call || !call->priv ||
+	    ((call->flags & TRACE_EVENT_FL_IGNORE_ENABLE) && !trace_marker_is_print(call)))
 		return NULL;
 	return trace_array_file_locked(tr, call, true);
 }
