@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 #
 # Every .c file here is in libustrace (see the top Makefile); the parts in
-# the folders below add their own (ring_buffer/Build.mk, tracefs/Build.mk).
+# the folders below add their own (ring_buffer/, tracefs/, record/).
 
 # trace_syscalls.c names the system calls of this architecture (the hist
 # .syscall modifier) from the kernel headers' __NR_ numbers, as the
