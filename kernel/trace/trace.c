@@ -30,7 +30,7 @@
 #include "../internal.h"
 #include "ring_buffer/rb_internal.h"
 #include "trace_array.h"
-#include "trace_events_internal.h"
+#include "trace.h"
 
 /* ------------------------------------------------------------------
  * Saved cmdlines

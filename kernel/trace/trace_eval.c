@@ -26,7 +26,7 @@
 
 #include <linux/trace_events.h>
 
-#include "trace_events_internal.h"
+#include "trace.h"
 
 static struct trace_eval_map **eval_maps;
 static unsigned int nr_eval_maps, max_eval_maps;

@@ -28,7 +28,7 @@
 #include "../internal.h"
 #include "ring_buffer/rb_fast.h"
 #include "trace_array.h"
-#include "trace_events_internal.h"
+#include "trace.h"
 
 /* The kernel's default buffer_size_kb: 1408 KiB per CPU. */
 #define TRACE_BUF_SIZE_DEFAULT	(1408ul << 10)
@@ -312,8 +312,7 @@ int __ustrace_remove_event_call(struct trace_event_call *call)
 	if (nr_gone)
 		tracepoint_synchronize_unregister();
 	for (i = 0; i < nr_gone; i++) {
-		if (trace_filter_file_free)
-			trace_filter_file_free(gone[i]);
+		trace_filter_file_free(gone[i]);
 		free(gone[i]);
 	}
 	free(gone);
@@ -415,7 +414,7 @@ static noinline void *event_reserve_generic(struct trace_event_buffer *fbuffer,
 	 */
 	if (!event && (__atomic_load_n(&file->flags, __ATOMIC_RELAXED) &
 		       EVENT_FILE_FL_TRIGGER_COND) &&
-	    trace_triggers_temp_buffer && (buffer = trace_triggers_temp_buffer()))
+	    (buffer = trace_triggers_temp_buffer()))
 		event = ring_buffer_lock_reserve(buffer, len);
 	if (!event)
 		return NULL;
@@ -439,7 +438,7 @@ static noinline void *event_reserve_slow(struct trace_event_buffer *fbuffer,
 
 	if ((flags & EVENT_FILE_FL_PID_FILTER) && trace_array_pid_ignored(file->tr, pid))
 		return NULL;
-	if ((flags & EVENT_FILE_FL_TRIGGER_MODE) && trace_triggers_pre) {
+	if (flags & EVENT_FILE_FL_TRIGGER_MODE) {
 		if (!trace_triggers_pre(file))
 			return NULL;
 	} else if (flags & EVENT_FILE_FL_SOFT_DISABLED) {
@@ -504,17 +503,17 @@ void __ustrace_event_buffer_commit(struct trace_event_buffer *fbuffer)
 	 * filter rejects, is discarded.  A discarded record takes no space when nothing follows
 	 * it.
 	 */
-	if ((flags & EVENT_FILE_FL_TRIGGER_COND) && trace_triggers_post) {
+	if (flags & EVENT_FILE_FL_TRIGGER_COND) {
 		tt = trace_triggers_post(file, fbuffer->entry, len);
 		flags = __atomic_load_n(&file->flags, __ATOMIC_RELAXED);
 	}
 	if ((flags & EVENT_FILE_FL_SOFT_DISABLED) || fbuffer->buffer != file->buffer ||
-	    ((flags & EVENT_FILE_FL_FILTERED) && trace_filter_match &&
+	    ((flags & EVENT_FILE_FL_FILTERED) &&
 	     !trace_filter_match(file, fbuffer->entry, len)))
 		ring_buffer_discard_commit(fbuffer->buffer, fbuffer->event);
 	else
 		ring_buffer_unlock_commit(fbuffer->buffer, fbuffer->event);
-	if (tt && trace_triggers_post_commit) {
+	if (tt) {
 		trace_triggers_post_commit(file, tt);
 		/* No tail call: a stack trace starts after this frame. */
 		__asm__ __volatile__("" ::: "memory");

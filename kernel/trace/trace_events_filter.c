@@ -42,7 +42,7 @@
 #include <linux/trace_events.h>
 #include <linux/tracepoint.h>
 
-#include "trace_events_internal.h"
+#include "trace.h"
 #include "trace_filter.h"
 
 #define FILTER_MAX_EXPR		4096	/* a longer write is refused (the kernel's PAGE_SIZE) */

@@ -36,7 +36,7 @@
 
 #include "trace_array.h"
 #include "trace_events_hist.h"
-#include "trace_events_internal.h"
+#include "trace.h"
 
 enum handler_id {
 	HANDLER_ONMATCH = 1,

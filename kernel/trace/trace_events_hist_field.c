@@ -37,7 +37,7 @@
 
 #include "trace_array.h"
 #include "trace_events_hist.h"
-#include "trace_events_internal.h"
+#include "trace.h"
 
 /* ------------------------------------------------------------------
  * Event fields

@@ -31,7 +31,7 @@
 #include <linux/tracepoint.h>
 
 #include "trace_array.h"
-#include "trace_events_internal.h"
+#include "trace.h"
 #include "trace_synth.h"
 #include "trace_trigger.h"
 

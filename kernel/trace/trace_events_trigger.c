@@ -36,7 +36,7 @@
 
 #include "../internal.h"
 #include "trace_array.h"
-#include "trace_events_internal.h"
+#include "trace.h"
 #include "trace_filter.h"
 #include "trace_trigger.h"
 

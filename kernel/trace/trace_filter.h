@@ -3,7 +3,7 @@
  * Event filters and triggers: the kernel's languages of the filter and
  * trigger files (Documentation/trace/events.rst sections 5 and 6,
  * histogram.rst).  The tracefs tree calls the trace_array_*() functions
- * below; the probe calls the hooks declared in trace_events_internal.h
+ * below; the probe calls the hooks declared in trace.h
  * (trace_filter_match(), trace_triggers_pre(), trace_triggers_post()).
  * Not installed.
  */

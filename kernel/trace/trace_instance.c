@@ -28,7 +28,7 @@
 
 #include "../internal.h"
 #include "trace_array.h"
-#include "trace_events_internal.h"
+#include "trace.h"
 
 /* The kernel's default buffer_size_kb: 1408 KiB per CPU. */
 #define TRACE_BUF_SIZE_DEFAULT_KB	1408ul
@@ -391,10 +391,9 @@ int trace_array_destroy(struct trace_array *tr)
 	trace_event_unlock();
 	/* No probe may still hold one of its files or its buffer. */
 	tracepoint_synchronize_unregister();
-	if (trace_triggers_instance_gone)
-		trace_triggers_instance_gone(tr);
+	trace_triggers_instance_gone(tr);
 	for (i = 0; i < tr->nr_files; i++) {
-		if (tr->files[i] && trace_filter_file_free)
+		if (tr->files[i])
 			trace_filter_file_free(tr->files[i]);
 		free(tr->files[i]);
 	}
@@ -790,7 +789,7 @@ int trace_array_resize_kb(struct trace_array *tr, unsigned long kb, int cpu)
 		for (c = 0; c < tr->nr_cpus; c++)
 			if (cpu == RING_BUFFER_ALL_CPUS || cpu == c)
 				tr->size_kb[c] = kb;
-	if (!err && trace_snapshot_resized)
+	if (!err)
 		trace_snapshot_resized(tr);
 	trace_event_unlock();
 	return err;

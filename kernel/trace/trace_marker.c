@@ -27,7 +27,7 @@
 #include <linux/tracepoint.h>
 
 #include "trace_array.h"
-#include "trace_events_internal.h"
+#include "trace.h"
 
 /*
  * The kernel's TRACE_PRINT and TRACE_RAW_DATA entry types, as Linux 6.18
@@ -377,7 +377,7 @@ ssize_t trace_array_marker_write(struct trace_array *tr, const char *buf, size_t
 	marker_begin(&mc);
 	__ustrace_tp_read_lock();	/* the triggers' lifetime, as in a probe */
 	trig = marker_trigger_flags(tr, &file);
-	if ((trig & EVENT_FILE_FL_TRIGGER_MODE) && trace_triggers_pre)
+	if (trig & EVENT_FILE_FL_TRIGGER_MODE)
 		trace_triggers_pre(file);
 	p = marker_reserve(tr, &event, TRACE_PRINT_ID, size, mc.pid);
 	if (!p) {
@@ -387,12 +387,12 @@ ssize_t trace_array_marker_write(struct trace_array *tr, const char *buf, size_t
 	}
 	memcpy(p + offsetof(struct print_entry, ip), &ip, sizeof(ip));
 	memcpy(p + offsetof(struct print_entry, buf), buf, n);
-	if ((trig & EVENT_FILE_FL_TRIGGER_COND) && trace_triggers_post)
+	if (trig & EVENT_FILE_FL_TRIGGER_COND)
 		tt = trace_triggers_post(file, p, (unsigned int)size);
 	if (nl)
 		p[offsetof(struct print_entry, buf) + n] = '\n';
 	ring_buffer_unlock_commit(tr->buffer, event);
-	if (tt && trace_triggers_post_commit)
+	if (tt)
 		trace_triggers_post_commit(file, tt);
 	__ustrace_tp_read_unlock();
 	marker_end(&mc);

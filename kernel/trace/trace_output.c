@@ -19,7 +19,7 @@
 
 #include <linux/trace_events.h>
 
-#include "trace_events_internal.h"
+#include "trace.h"
 
 /* The kernel's common fields, printed before the event's own. */
 static const struct trace_event_fields common_fields[] = {

@@ -39,7 +39,7 @@
 
 #include <linux/trace_events.h>
 
-#include "trace_events_internal.h"
+#include "trace.h"
 #include "trace_syms.h"
 
 /* What the rendering in this thread may read and how it prints %p. */

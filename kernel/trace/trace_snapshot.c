@@ -49,7 +49,7 @@
 
 #include "ring_buffer/rb_internal.h"
 #include "trace_array.h"
-#include "trace_events_internal.h"
+#include "trace.h"
 #include "trace_filter.h"
 #include "trace_trigger.h"
 

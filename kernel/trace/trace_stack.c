@@ -35,7 +35,7 @@
 #include <linux/trace_events.h>
 
 #include "../internal.h"
-#include "trace_events_internal.h"
+#include "trace.h"
 #include "trace_trigger.h"
 
 /*

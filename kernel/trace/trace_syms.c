@@ -35,7 +35,7 @@
 #include <sys/stat.h>
 
 #include "../internal.h"
-#include "trace_events_internal.h"
+#include "trace.h"
 #include "trace_syms.h"
 
 struct sym {

@@ -30,7 +30,7 @@
 #include <linux/trace_events.h>
 #include <linux/trace_seq.h>
 
-#include "trace_events_internal.h"
+#include "trace.h"
 #include "trace_filter.h"
 
 struct trace_array;

@@ -17,7 +17,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include "trace_events_internal.h"
+#include "trace.h"
 
 #include "tracing_map.h"
 

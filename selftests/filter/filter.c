@@ -27,7 +27,7 @@
 #include <linux/trace_events.h>
 
 #include "../../kernel/trace/trace_array.h"
-#include "../../kernel/trace/trace_events_internal.h"
+#include "../../kernel/trace/trace.h"
 #include "../../kernel/trace/trace_filter.h"
 #include "kselftest.h"
 #include "kernel-texts.h"

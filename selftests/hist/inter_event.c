@@ -26,7 +26,7 @@
 #include <linux/trace_events.h>
 
 #include "../../kernel/trace/trace_array.h"
-#include "../../kernel/trace/trace_events_internal.h"
+#include "../../kernel/trace/trace.h"
 #include "../../kernel/trace/trace_filter.h"
 #include "../../kernel/trace/trace_synth.h"
 #include "kselftest.h"

@@ -16,7 +16,7 @@ checker=$srctree/scripts/check-includes.py
 tree_with() {
 	rm -rf "$tmp/tree" && mkdir -p "$tmp/tree"
 	for h in kernel/internal.h kernel/trace/trace_array.h \
-		 kernel/trace/trace_events_internal.h \
+		 kernel/trace/trace.h \
 		 kernel/trace/ring_buffer/rb_internal.h \
 		 kernel/trace/ring_buffer/rb_fast.h \
 		 kernel/trace/tracefs/tracefs.h include/linux/trace_events.h \
@@ -63,7 +63,7 @@ check "trace_events.c may include rb_fast.h" accepted \
 check "the recorder may include trace_array.h" accepted \
 	kernel/trace/record/x.c '#include "../trace_array.h"'
 check "the recorder may not include the engine's private headers" refused \
-	kernel/trace/record/x.c '#include "../trace_events_internal.h"' 'private to the engine'
+	kernel/trace/record/x.c '#include "../trace.h"' 'private to the engine'
 check "the ring buffer knows nothing of events" refused \
 	kernel/trace/ring_buffer/x.c '#include <linux/trace_events.h>' 'knows nothing of events'
 check "the engine works without the tracefs" refused \
@@ -75,6 +75,6 @@ check "a private header reached by -I counts" refused \
 check "tests may not include the ring buffer's internals" refused \
 	selftests/x/x.c '#include "../../kernel/trace/ring_buffer/rb_internal.h"' 'private to the ring buffer'
 check "tests may include the engine's headers" accepted \
-	selftests/x/x.c '#include "../../kernel/trace/trace_events_internal.h"'
+	selftests/x/x.c '#include "../../kernel/trace/trace.h"'
 check "a folder off the map fails" refused_folder kernel/trace/new/x.c
 tap_end

@@ -17,7 +17,7 @@
 #include "compat-events.h"
 
 #include <linux/ring_buffer.h>
-#include "../../kernel/trace/trace_events_internal.h"
+#include "../../kernel/trace/trace.h"
 #include "../../kernel/trace/trace_syms.h"
 #include "../../kernel/trace/trace_filter.h"
 #include "kselftest.h"

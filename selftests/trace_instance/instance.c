@@ -25,7 +25,7 @@
 #include <linux/trace_events.h>
 
 #include "../../kernel/trace/trace_array.h"
-#include "../../kernel/trace/trace_events_internal.h"
+#include "../../kernel/trace/trace.h"
 #include "kselftest.h"
 
 static struct trace_event_call *to_call(void)

@@ -76,7 +76,7 @@
 #include "../../internal.h"
 #include "../trace_array.h"
 #include "trace_dat.h"
-#include "../trace_events_internal.h"
+#include "../trace.h"
 #include "trace_record.h"
 #include "../trace_syms.h"
 

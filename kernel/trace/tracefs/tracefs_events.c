@@ -34,7 +34,7 @@
 #include <linux/trace_events.h>
 
 #include "../trace_array.h"
-#include "../trace_events_internal.h"
+#include "../trace.h"
 #include "../trace_filter.h"
 #include "tracefs_internal.h"
 

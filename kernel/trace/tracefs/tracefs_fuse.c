@@ -95,7 +95,7 @@
 #endif
 
 #include "../../internal.h"
-#include "../trace_events_internal.h"
+#include "../trace.h"
 #include "tracefs.h"
 
 #define TFS_WORKERS		4

@@ -13,7 +13,7 @@
 #include <linux/trace_seq.h>
 
 #include "../trace_array.h"
-#include "../trace_events_internal.h"
+#include "../trace.h"
 #include "../trace_syms.h"
 #include "tracefs_internal.h"
 

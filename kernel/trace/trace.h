@@ -1,9 +1,13 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * Shared by trace_events.c and trace_output.c.  Not installed.
+ * The engine's private header, as the kernel's kernel/trace/trace.h: what
+ * the files of kernel/trace/ share (the event files, the instances, the
+ * probe's hooks, the saved cmdlines, the output helpers).  The tracefs
+ * tree and the recorder reach the engine through trace_array.h instead
+ * (Documentation/process/layout.rst).  Not installed.
  */
-#ifndef _USTRACE_KERNEL_TRACE_EVENTS_INTERNAL_H
-#define _USTRACE_KERNEL_TRACE_EVENTS_INTERNAL_H
+#ifndef _USTRACE_KERNEL_TRACE_TRACE_H
+#define _USTRACE_KERNEL_TRACE_TRACE_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -206,23 +210,21 @@ void trace_array_fork_child(pid_t parent, pid_t child);
  * trace_triggers_post_commit(): after the commit or the discard, with
  *                          what trace_triggers_post() returned.
  */
-int trace_filter_match(struct trace_event_file *file, const void *rec, unsigned int len)
-	__attribute__((__weak__));
-bool trace_triggers_pre(struct trace_event_file *file) __attribute__((__weak__));
+int trace_filter_match(struct trace_event_file *file, const void *rec, unsigned int len);
+bool trace_triggers_pre(struct trace_event_file *file);
 unsigned int trace_triggers_post(struct trace_event_file *file, const void *rec,
-				 unsigned int len) __attribute__((__weak__));
-void trace_triggers_post_commit(struct trace_event_file *file, unsigned int tt)
-	__attribute__((__weak__));
+				 unsigned int len);
+void trace_triggers_post_commit(struct trace_event_file *file, unsigned int tt);
 /*
  * The buffer a record goes to when its own refuses it (recording off,
  * full) but triggers need it, or NULL: never read, discarded at commit.
  */
-struct trace_buffer *trace_triggers_temp_buffer(void) __attribute__((__weak__));
+struct trace_buffer *trace_triggers_temp_buffer(void);
 /*
  * Frees what the filter code hung on @file: called by the engine right
  * before it frees a file, once no probe can be using it.
  */
-void trace_filter_file_free(struct trace_event_file *file) __attribute__((__weak__));
+void trace_filter_file_free(struct trace_event_file *file);
 /*
  * trace_events_trigger.c: an instance is being destroyed (called by
  * trace_array_destroy() once no probe can run for it, before its files
@@ -230,8 +232,8 @@ void trace_filter_file_free(struct trace_event_file *file) __attribute__((__weak
  * trace_snapshot.c: its buffer was resized (trace_array_resize_kb(),
  * event mutex held): the snapshot buffer follows.
  */
-void trace_triggers_instance_gone(struct trace_array *tr) __attribute__((__weak__));
-void trace_snapshot_resized(struct trace_array *tr) __attribute__((__weak__));
+void trace_triggers_instance_gone(struct trace_array *tr);
+void trace_snapshot_resized(struct trace_array *tr);
 
 /*
  * Told when an event is registered (@added 1) or about to be removed (0),
@@ -326,4 +328,4 @@ void trace_marker_writer(pid_t tid);
  */
 void trace_current_comm(char comm[16]);
 
-#endif /* _USTRACE_KERNEL_TRACE_EVENTS_INTERNAL_H */
+#endif /* _USTRACE_KERNEL_TRACE_TRACE_H */
