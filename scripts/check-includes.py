@@ -95,17 +95,6 @@ EXCEPTIONS = {
     # these two when it lands.
     ('kernel/trace/trace.c', 'kernel/trace/ring_buffer/rb_internal.h'),
     ('kernel/trace/trace_snapshot.c', 'kernel/trace/ring_buffer/rb_internal.h'),
-    # The readers still reach the engine past trace_array.h (issue 14
-    # point 4 moves what they use into it).
-    ('kernel/trace/tracefs/tracefs_dynevent.c', 'kernel/trace/trace_synth.h'),
-    ('kernel/trace/tracefs/tracefs_events.c', 'kernel/trace/trace.h'),
-    ('kernel/trace/tracefs/tracefs_events.c', 'kernel/trace/trace_filter.h'),
-    ('kernel/trace/tracefs/tracefs_fuse.c', 'kernel/trace/trace.h'),
-    ('kernel/trace/tracefs/tracefs_tasks.c', 'kernel/trace/trace.h'),
-    ('kernel/trace/tracefs/tracefs_tasks.c', 'kernel/trace/trace_syms.h'),
-    ('kernel/trace/tracefs/tracefs_trace.c', 'kernel/trace/trace_filter.h'),
-    ('kernel/trace/record/trace_record.c', 'kernel/trace/trace.h'),
-    ('kernel/trace/record/trace_record.c', 'kernel/trace/trace_syms.h'),
 }
 
 INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]')

@@ -14,6 +14,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "trace_array.h"
+
 struct trace_buffer;
 struct trace_event_call;
 struct trace_array;
@@ -235,47 +237,10 @@ void trace_filter_file_free(struct trace_event_file *file);
 void trace_triggers_instance_gone(struct trace_array *tr);
 void trace_snapshot_resized(struct trace_array *tr);
 
-/*
- * Told when an event is registered (@added 1) or about to be removed (0),
- * with the event mutex held: the tracefs tree, USTRACE_EVENTS patterns.
- * Return: 0 or -ENOMEM.
- */
-int trace_event_notifier_register(void (*fn)(struct trace_event_call *call, int added));
-
-/*
- * trace.c: the saved-cmdlines table: a walk (for texts longer than a
- * trace_seq), the saved_cmdlines ("PID COMM") and saved_tgids
- * ("PID TGID") texts, and its size.
- */
-void trace_for_each_saved_cmdline(void (*fn)(int pid, int tgid, const char *comm, void *priv),
-				  void *priv);
-void trace_print_saved_cmdlines(struct trace_seq *s);
-void trace_print_saved_tgids(struct trace_seq *s);
-unsigned int trace_saved_cmdlines_size(void);
-int trace_find_tgid(int pid);
-/* trace.c: slot @slot of the saved-cmdlines table (see trace.c). */
-#define TRACE_SAVED_CMDLINES	1024
-int trace_saved_cmdline_get(unsigned int slot, char comm[16], bool nolock);
-
 /* trace_events.c: the record-cmd option of the top level. */
 void trace_set_record_cmd(bool on);
 /* trace_events.c: the calling thread's id (cached). */
 int trace_current_tid(void);
-/*
- * The ip of ftrace:print records.  The kernel records that of
- * tracing_mark_write(); a program has no such function, and 0 would print
- * as a bare address.  The text output prints the kernel's name, and the
- * trace.dat writer's kallsyms maps this address to it, so that trace-cmd
- * prints it too: the last page of the address space, where no code of the
- * program can be.
- */
-#define TRACE_MARKER_IP		(~0ul << 12)
-
-/*
- * trace_marker.c: ftrace:print, the one event without a tracepoint that
- * takes triggers (as in Linux 6.18: its records are trace_marker's).
- */
-bool trace_marker_is_print(const struct trace_event_call *call);
 /* trace_marker.c: the text of ftrace:print and ftrace:raw_data records. */
 struct trace_seq;
 int trace_ftrace_print(struct trace_seq *s, const void *rec, unsigned int len);
@@ -308,19 +273,11 @@ int trace_print_event_flags(struct trace_seq *s, const void *entry, unsigned int
 /* trace_events.c: register @call with its fields at @offsets (synthetic events). */
 int trace_add_event_call_at(struct trace_event_call *call, const unsigned int *offsets);
 
-void trace_event_lock(void);
-void trace_event_unlock(void);
 /* With trace_event_lock() held. */
 struct trace_event_call *trace_find_event_call_by_id(int id);
 /* kernel/trace/trace.c: remember the calling thread's name for @pid. */
 void trace_save_cmdline(int pid);
 void trace_save_cmdline_of(int pid, int tgid, const char *comm);
-/*
- * trace_marker.c: the thread whose write(2) the calling thread serves
- * (tracefs over FUSE says who wrote), 0 for none: trace_marker records
- * carry its pid and name and land on its CPU.
- */
-void trace_marker_writer(pid_t tid);
 /*
  * The name of the task an event is of, for execname keys and comm
  * filters: a trace_marker writer's while its record is made, else the

@@ -7,10 +7,10 @@
  * (event, instance), with the instance's struct trace_event_file as data,
  * as in the kernel.
  *
- * This is the engine's control interface: kernel/trace/tracefs/ (the
- * file tree the FUSE server serves) reaches the engine only through the
- * functions declared here and the read side of the ring buffer.  Not
- * installed.
+ * This is the engine's control interface: the tracefs tree
+ * (kernel/trace/tracefs/) and the recorder (kernel/trace/record/) reach
+ * the engine only through what is declared here and the read side of the
+ * ring buffer (scripts/check-includes.py checks).  Not installed.
  *
  * Locking: every function takes the event mutex itself unless it says
  * otherwise; none may be called from a probe.  Errors are negative errno
@@ -196,5 +196,209 @@ ssize_t trace_array_marker_write_raw(struct trace_array *tr, const void *buf, si
 struct trace_iterator;
 int trace_array_print_header(struct trace_array *tr, struct trace_seq *s);
 struct trace_iterator *trace_array_iterator_open(struct trace_array *tr, int consume, int cpu);
+
+/* ------------------------------------------------------------------
+ * Events, the saved cmdlines and the trace marker (trace_events.c,
+ * trace.c, trace_marker.c)
+ */
+
+/*
+ * Told when an event is registered (@added 1) or about to be removed (0),
+ * with the event mutex held: the tracefs tree, USTRACE_EVENTS patterns.
+ * Return: 0 or -ENOMEM.
+ */
+int trace_event_notifier_register(void (*fn)(struct trace_event_call *call, int added));
+
+/*
+ * trace.c: the saved-cmdlines table: a walk (for texts longer than a
+ * trace_seq), the saved_cmdlines ("PID COMM") and saved_tgids
+ * ("PID TGID") texts, and its size.
+ */
+void trace_for_each_saved_cmdline(void (*fn)(int pid, int tgid, const char *comm, void *priv),
+				  void *priv);
+void trace_print_saved_cmdlines(struct trace_seq *s);
+void trace_print_saved_tgids(struct trace_seq *s);
+unsigned int trace_saved_cmdlines_size(void);
+int trace_find_tgid(int pid);
+/* trace.c: slot @slot of the saved-cmdlines table (see trace.c). */
+#define TRACE_SAVED_CMDLINES	1024
+int trace_saved_cmdline_get(unsigned int slot, char comm[16], bool nolock);
+
+/*
+ * The ip of ftrace:print records.  The kernel records that of
+ * tracing_mark_write(); a program has no such function, and 0 would print
+ * as a bare address.  The text output prints the kernel's name, and the
+ * trace.dat writer's kallsyms maps this address to it, so that trace-cmd
+ * prints it too: the last page of the address space, where no code of the
+ * program can be.
+ */
+#define TRACE_MARKER_IP		(~0ul << 12)
+
+/*
+ * trace_marker.c: ftrace:print, the one event without a tracepoint that
+ * takes triggers (as in Linux 6.18: its records are trace_marker's).
+ */
+bool trace_marker_is_print(const struct trace_event_call *call);
+/* The event mutex (trace_events.c), for a walk of the registry. */
+void trace_event_lock(void);
+void trace_event_unlock(void);
+/*
+ * trace_marker.c: the thread whose write(2) the calling thread serves
+ * (tracefs over FUSE says who wrote), 0 for none: trace_marker records
+ * carry its pid and name and land on its CPU.
+ */
+void trace_marker_writer(pid_t tid);
+
+/* ------------------------------------------------------------------
+ * Filters (trace_events_filter.c)
+ */
+
+/*
+ * Why a write to a filter or trigger file was refused, for the caller to
+ * put in the instance's error_log (tfs_log_err()) as the kernel's
+ * tracing_log_err() would: @loc is the kernel's location text ("event
+ * filter parse error", "hist:sched:sched_switch", ...), @msg its message,
+ * @pos the offset in the command the caret points at.  @loc NULL: the
+ * kernel logs nothing for this error.
+ */
+struct trace_err {
+	const char	*loc;
+	char		msg[128];
+	unsigned int	pos;
+};
+
+/*
+ * The filter file of one event / one system of @tr (NULL: top level).
+ * Setting "0" clears; an empty expression is an error ("Error: (0)"), as
+ * in the kernel.  On error: -EINVAL (or the kernel's -EPERM, -ENOENT,
+ * -ESRCH, see event_filter_compile_log()), the event keeps no filter (as
+ * the kernel leaves it), reading the file shows the error text, and @err
+ * says what to log; its Command is @expr with trailing spaces removed.
+ * Return: 0, -EINVAL, -EPERM, -ESRCH, -ENOMEM, -ENOENT.
+ */
+int trace_array_set_filter(struct trace_array *tr, struct trace_event_call *call,
+			   const char *expr, struct trace_err *err);
+int trace_array_set_system_filter(struct trace_array *tr, const char *system,
+				  const char *expr, struct trace_err *err);
+/*
+ * As trace_array_set_system_filter(); *@nr_failed: how many of the
+ * system's events could not take the filter (they are left unfiltered,
+ * showing the error): the kernel logs @err once for each.  The write
+ * succeeds even then, as the kernel's.
+ */
+int trace_array_set_system_filter_count(struct trace_array *tr, const char *system,
+					const char *expr, struct trace_err *err,
+					unsigned int *nr_failed);
+/* The text the filter file reads ("none\n" when there is none). */
+void trace_array_print_filter(struct trace_array *tr, struct trace_event_call *call,
+			      struct trace_seq *s);
+void trace_array_print_system_filter(struct trace_array *tr, const char *system,
+				     struct trace_seq *s);
+
+/* ------------------------------------------------------------------
+ * Triggers (trace_events_trigger.c, trace_events_hist.c)
+ */
+
+/*
+ * A write to an event's trigger file: "CMD[:ARGS][:N] [if FILTER]",
+ * "!CMD..." removes.  Return: 0, -EINVAL (bad command: nothing changed;
+ * @err filled for hist errors), -EEXIST, -ENOENT, -ERANGE, -ENOMEM, or
+ * the filter's errno for a bad condition.  @err->loc is thread-local
+ * storage, valid until the thread's next call.  Call it without the
+ * event mutex held: a condition may need the dynamic linker's lock.
+ */
+int trace_array_set_trigger(struct trace_array *tr, struct trace_event_call *call,
+			    const char *cmd, struct trace_err *err);
+/* The trigger file's text: the active triggers, or the help. */
+void trace_array_print_triggers(struct trace_array *tr, struct trace_event_call *call,
+				struct trace_seq *s);
+/* The hist file of an event (cut to what @s holds). */
+void trace_array_print_hist(struct trace_array *tr, struct trace_event_call *call,
+			    struct trace_seq *s);
+/*
+ * The whole hist file: a histogram is often longer than a trace_seq.
+ * Return: the text (free() it; "" when the event has no hist trigger),
+ * its length in *@lenp, or NULL with errno ENOMEM.
+ */
+char *trace_array_hist_text(struct trace_array *tr, struct trace_event_call *call,
+			    size_t *lenp);
+/*
+ * The trigger file opened with O_TRUNC: as the kernel, the hist triggers
+ * and enable_hist/disable_hist go, the other triggers stay.
+ */
+void trace_array_trigger_truncate(struct trace_array *tr, struct trace_event_call *call);
+
+/* ------------------------------------------------------------------
+ * The snapshot file (trace_snapshot.c)
+ */
+
+/*
+ * echo VAL > snapshot: 0 frees the snapshot buffer, 1 allocates it (as
+ * large as the main buffer) and takes a snapshot, other values clear it
+ * (if allocated).  The caller parses VAL as the kernel (decimal, -EINVAL
+ * otherwise).  Return: 0, -ENOMEM, -EBUSY.
+ */
+int trace_array_snapshot_write(struct trace_array *tr, unsigned long val);
+bool trace_array_snapshot_allocated(struct trace_array *tr);
+/*
+ * Reading it: the header (the kernel's help when the snapshot buffer is
+ * empty, else the trace file's header with its counts), then the lines
+ * of an iterator over the snapshot buffer (trace_iterator_print_line(),
+ * trace_iterator_close()).
+ */
+int trace_array_snapshot_print_header(struct trace_array *tr, struct trace_seq *s);
+struct trace_iterator *trace_array_snapshot_iterator_open(struct trace_array *tr);
+/* Snapshots a probe could not take: the buffers were busy (a resize). */
+unsigned long trace_array_snapshot_refused(struct trace_array *tr);
+
+/* ------------------------------------------------------------------
+ * The synthetic_events and dynamic_events files
+ */
+
+/*
+ * One line written to synthetic_events (@dyn false: "NAME FIELD[;FIELD]",
+ * "!NAME ..." removes) or dynamic_events (@dyn true: "s:[synthetic/]NAME
+ * FIELD...", "-:[synthetic/]NAME" or "!s:..." removes), comments already
+ * cut.  On an error the kernel logs, @err says what (location
+ * "synthetic_events"), the caret counting from the line without its
+ * leading white space.
+ * Return: 0, -EINVAL, -EEXIST, -ENOENT (removing what is not there),
+ * -EBUSY (in use: enabled, or a hist trigger uses it), -ENOMEM.
+ * Context: takes the event mutex.
+ */
+int trace_synth_command(const char *line, bool dyn, struct trace_err *err);
+/*
+ * The text of synthetic_events ("NAME\tTYPE NAME; TYPE NAME\n" each) or
+ * of dynamic_events (the same after "s:synthetic/").  free() it.
+ * Return: the text, or NULL (ENOMEM).
+ */
+char *trace_synth_text(bool dyn, size_t *lenp);
+/*
+ * Opening the file with O_TRUNC: every synthetic event goes, or none
+ * when one is in use.  Return: 0, -EBUSY.
+ */
+int trace_synth_release_all(void);
+
+/* ------------------------------------------------------------------
+ * The program's symbols (trace_syms.c): kallsyms and printk_formats
+ */
+
+/*
+ * Bring the texts below up to date with the objects loaded now (cheap
+ * when none came or went).
+ * Context: not a probe, not a signal handler.
+ */
+void trace_syms_update(void);
+
+/*
+ * The latest texts trace_syms_update() made (NULL before the first):
+ * "ADDR T name[\t[module]]" lines, as /proc/kallsyms, with the trace
+ * marker's name (TRACE_MARKER_IP); "0xADDR : \"text\"" lines, as
+ * printk_formats, one per tracepoint_string() of every loaded object.
+ * They stay valid for the life of the process.
+ * Context: any, fatal-signal handlers included (one atomic load).
+ */
+const char *trace_syms_kallsyms(void);
+const char *trace_syms_printk(void);
 
 #endif /* _USTRACE_KERNEL_TRACE_TRACE_ARRAY_H */

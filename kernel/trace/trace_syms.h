@@ -9,6 +9,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "trace_array.h"
+
 /*
  * The symbol holding @addr, as the kernel's %ps ("name") or, with
  * @offset, %pS ("name+0xoff/0xsize", the size reaching to the next
@@ -19,22 +21,5 @@
  */
 int trace_sym_lookup(char *buf, size_t size, unsigned long addr, bool offset);
 
-/*
- * Bring the texts below up to date with the objects loaded now (cheap
- * when none came or went).
- * Context: not a probe, not a signal handler.
- */
-void trace_syms_update(void);
-
-/*
- * The latest texts trace_syms_update() made (NULL before the first):
- * "ADDR T name[\t[module]]" lines, as /proc/kallsyms, with the trace
- * marker's name (TRACE_MARKER_IP); "0xADDR : \"text\"" lines, as
- * printk_formats, one per tracepoint_string() of every loaded object.
- * They stay valid for the life of the process.
- * Context: any, fatal-signal handlers included (one atomic load).
- */
-const char *trace_syms_kallsyms(void);
-const char *trace_syms_printk(void);
 
 #endif /* _USTRACE_KERNEL_TRACE_TRACE_SYMS_H */

@@ -102,32 +102,5 @@ struct synth_event *find_synth_event_call(const struct trace_event_call *call);
  */
 void synth_event_trace(struct synth_event *se, const uint64_t *vals, const unsigned int *idx);
 
-/* ------------------------------------------------------------------
- * The synthetic_events and dynamic_events files
- */
-
-/*
- * One line written to synthetic_events (@dyn false: "NAME FIELD[;FIELD]",
- * "!NAME ..." removes) or dynamic_events (@dyn true: "s:[synthetic/]NAME
- * FIELD...", "-:[synthetic/]NAME" or "!s:..." removes), comments already
- * cut.  On an error the kernel logs, @err says what (location
- * "synthetic_events"), the caret counting from the line without its
- * leading white space.
- * Return: 0, -EINVAL, -EEXIST, -ENOENT (removing what is not there),
- * -EBUSY (in use: enabled, or a hist trigger uses it), -ENOMEM.
- * Context: takes the event mutex.
- */
-int trace_synth_command(const char *line, bool dyn, struct trace_err *err);
-/*
- * The text of synthetic_events ("NAME\tTYPE NAME; TYPE NAME\n" each) or
- * of dynamic_events (the same after "s:synthetic/").  free() it.
- * Return: the text, or NULL (ENOMEM).
- */
-char *trace_synth_text(bool dyn, size_t *lenp);
-/*
- * Opening the file with O_TRUNC: every synthetic event goes, or none
- * when one is in use.  Return: 0, -EBUSY.
- */
-int trace_synth_release_all(void);
 
 #endif /* _USTRACE_KERNEL_TRACE_TRACE_SYNTH_H */

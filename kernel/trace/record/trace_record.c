@@ -76,9 +76,7 @@
 #include "../../internal.h"
 #include "../trace_array.h"
 #include "trace_dat.h"
-#include "../trace.h"
 #include "trace_record.h"
-#include "../trace_syms.h"
 
 #define RECORD_DEFAULT_KB	1408ul
 #define RECORD_POLL_MS		10

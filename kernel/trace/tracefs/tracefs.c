@@ -954,6 +954,11 @@ ssize_t tfs_write(struct tfs_file *file, const char *buf, size_t size, off_t off
 	return ret;
 }
 
+void tfs_set_writer(pid_t tid)
+{
+	trace_marker_writer(tid);
+}
+
 int tfs_flush(struct tfs_file *file)
 {
 	const struct tfs_fops *fops = file->node->fops;

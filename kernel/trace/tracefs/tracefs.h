@@ -103,6 +103,13 @@ ssize_t tfs_write(struct tfs_file *file, const char *buf, size_t size, off_t off
 		  unsigned int flags);
 
 /*
+ * The thread whose write(2) the calling thread serves (the transport
+ * knows it: FUSE names it), 0 for none: trace_marker records carry its pid
+ * and name and land on its CPU.
+ */
+void tfs_set_writer(pid_t tid);
+
+/*
  * close(2) of a descriptor of the file: a write whose last piece had
  * TFS_WRITE_MORE ends here, and what it kept (a word at its very end)
  * is taken.  Return: 0, or the -errno of that word.

@@ -34,8 +34,6 @@
 #include <linux/trace_events.h>
 
 #include "../trace_array.h"
-#include "../trace.h"
-#include "../trace_filter.h"
 #include "tracefs_internal.h"
 
 /* Filter and trigger writes of a page or more are refused, as the kernel's. */

@@ -95,7 +95,6 @@
 #endif
 
 #include "../../internal.h"
-#include "../trace.h"
 #include "tracefs.h"
 
 #define TFS_WORKERS		4
@@ -1144,9 +1143,9 @@ static void tfs_op_write(fuse_req_t req, fuse_ino_t ino, const char *buf, size_t
 	ssize_t n;
 
 	/* trace_marker records are the writer's, whose thread FUSE names. */
-	trace_marker_writer(fuse_req_ctx(req)->pid);
+	tfs_set_writer(fuse_req_ctx(req)->pid);
 	n = tfs_write(tfs_file_of(fi), buf, size, off, flags);
-	trace_marker_writer(0);
+	tfs_set_writer(0);
 	(void)ino;
 	if (n < 0)
 		fuse_reply_err(req, -n);

@@ -13,8 +13,6 @@
 #include <linux/trace_seq.h>
 
 #include "../trace_array.h"
-#include "../trace.h"
-#include "../trace_syms.h"
 #include "tracefs_internal.h"
 
 /* The largest pid the kernel's pid lists hold (trace_pid_list_set()). */

@@ -28,7 +28,6 @@
 #include <linux/trace_seq.h>
 
 #include "../trace_array.h"
-#include "../trace_filter.h"
 #include "tracefs_internal.h"
 
 static bool file_reads(const struct tfs_file *f)
