@@ -34,9 +34,24 @@
 #define TRACE_BUF_SIZE_DEFAULT	(1408ul << 10)
 
 /*
- * Protects everything below; never taken on the recording path.  Recursive,
- * so that a trace_for_each_event_call() callback may call the functions
- * of this file and of trace_output.c.
+ * Protects everything below; never taken on the recording path.
+ *
+ * Recursive, unlike the kernel's: the engine's functions take it
+ * themselves, and some are called with it held.  These nest (a check
+ * that counted the depth found them in the tests):
+ *   - trace_for_each_event_call() holds it while its callbacks call
+ *     trace_array_event_state(), trace_event_format() and
+ *     trace_array_print_filter() (the tracefs tree's events/ files);
+ *   - trace_array_set_clr_event() and trace_event_call_registered()
+ *     hold it around trace_for_each_event_call();
+ *   - trigger registration and removal call trace_array_soft_mode();
+ *   - trace.c's print_event_line() holds it around
+ *     trace_print_event_flags(), which takes it for a record printed
+ *     alone.
+ * The kernel gives each such function a _locked variant instead; until
+ * these get theirs, recursion would hide a lock-order bug inside the
+ * mutex, and the fork levels (kernel/fork.c) are the only check of the
+ * order against the other locks.
  */
 static pthread_mutex_t event_mutex = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
 
