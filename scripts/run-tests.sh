@@ -35,8 +35,12 @@
 # Tests run with their working directory in the build directory, standard
 # input from /dev/null, and USTRACE_SRCTREE, USTRACE_OBJTREE,
 # USTRACE_VARIANT and USTRACE_TEST_TIMEOUT (their timeout) in the
-# environment. Their output (stdout and stderr) goes
-# to <objtree>/selftests-output/<variant>/<name>.log.
+# environment, and the build directory first in LD_LIBRARY_PATH: the
+# programs' run path (DT_RUNPATH) comes after LD_LIBRARY_PATH, and a test
+# must load its own build's libustrace.so, not one an inherited
+# LD_LIBRARY_PATH names (an installed copy, another variant's).  Their
+# output (stdout and stderr) goes to
+# <objtree>/selftests-output/<variant>/<name>.log.
 
 set -u
 
@@ -208,6 +212,7 @@ for t in "${tests[@]}"; do
 		# terminal; the summary line says how the test ended.
 		{ (cd "$objtree" &&
 		   exec env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS \
+			LD_LIBRARY_PATH="$objtree${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
 			USTRACE_SRCTREE="$srctree" USTRACE_OBJTREE="$objtree" \
 			USTRACE_VARIANT="$variant" USTRACE_TEST_TIMEOUT="$t_timeout" ${envs[@]+"${envs[@]}"} \
 			timeout -k 5 "$t_timeout" ${wrapper[@]+"${wrapper[@]}"} "${cmd[@]}") </dev/null >"$log" 2>&1; } 2>/dev/null
