@@ -188,7 +188,7 @@ URCU_LIBS	:= $(shell $(PKG_CONFIG) --libs liburcu-bp 2>/dev/null)
 # library still builds, and ustrace_tracefs_mount() returns -ENOSYS.
 ifdef CONFIG_TRACEFS_FUSE
 ifeq ($(shell $(PKG_CONFIG) --exists fuse3 2>/dev/null && echo y),y)
-FUSE_CFLAGS	:= $(shell $(PKG_CONFIG) --cflags fuse3) -DUSTRACE_HAVE_LIBFUSE3
+FUSE_CFLAGS	:= $(shell $(PKG_CONFIG) --cflags fuse3)
 FUSE_LIBS	:= $(shell $(PKG_CONFIG) --libs fuse3)
 endif
 endif

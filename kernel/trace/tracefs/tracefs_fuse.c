@@ -61,8 +61,6 @@
 
 #include "../../internal.h"
 
-#ifdef USTRACE_HAVE_LIBFUSE3
-
 #define FUSE_USE_VERSION 314
 #include <fuse_lowlevel.h>
 
@@ -2025,28 +2023,3 @@ static void tfs_fuse_shutdown(void)
 	}
 	pthread_mutex_unlock(&tfs_ctl_lock);
 }
-
-#else /* !USTRACE_HAVE_LIBFUSE3 */
-
-int ustrace_tracefs_mount(const char *path, const char *options)
-{
-	(void)path;
-	(void)options;
-	return -ENOSYS;
-}
-
-int ustrace_tracefs_unmount(void)
-{
-	return -ENOSYS;
-}
-
-__attribute__((constructor))
-static void tfs_fuse_startup(void)
-{
-	const char *path = ustrace_getenv_path("USTRACE_TRACEFS");
-
-	if (path && *path && !ustrace_is_tool())
-		fprintf(stderr, "ustrace: tracefs at %s: %s\n", path, strerror(ENOSYS));
-}
-
-#endif /* USTRACE_HAVE_LIBFUSE3 */
