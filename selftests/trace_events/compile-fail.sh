@@ -19,19 +19,11 @@
 
 set -u
 
-here=$(cd "$(dirname "$0")" && pwd)
-srctree=${USTRACE_SRCTREE:-$(cd "$here/../.." && pwd)}
-objtree=${USTRACE_OBJTREE:-$srctree}
+. "$(dirname "$0")/../lib/tap.sh"
 cc=${USTRACE_CC:-cc}
 cflags=${USTRACE_CFLAGS:-"-std=gnu11 -O2 -Wall -Wextra -D_GNU_SOURCE"}
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/ustrace-te-cf.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
-
-echo "TAP version 13"
-n=0
-ok()     { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() { n=$((n + 1)); echo "not ok $n - $1"; }
+tap_begin te-cf
 diag()   { head -n 12 "$1" | sed 's/^/#   /'; }
 
 # header NAME PRINT ASSIGN EXTRA: a trace header tmp/NAME.h with one class,
@@ -135,4 +127,4 @@ header bad "$good_print" "$good_assign" \
 expect_fail "bad class: DEFINE_EVENT with another prototype" \
 	"incompatible|cf_three"
 
-echo "1..$n"
+tap_end
