@@ -184,7 +184,7 @@ endif
 URCU_CFLAGS	:= $(shell $(PKG_CONFIG) --cflags liburcu-bp 2>/dev/null)
 URCU_LIBS	:= $(shell $(PKG_CONFIG) --libs liburcu-bp 2>/dev/null)
 
-# libfuse3 for the tracefs server (kernel/trace/Build.mk). Without it the
+# libfuse3 for the tracefs server (kernel/trace/tracefs/Build.mk). Without it the
 # library still builds, and ustrace_tracefs_mount() returns -ENOSYS.
 ifdef CONFIG_TRACEFS_FUSE
 ifeq ($(shell $(PKG_CONFIG) --exists fuse3 2>/dev/null && echo y),y)

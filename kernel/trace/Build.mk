@@ -1,14 +1,7 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 #
-# Every .c file here is in libustrace (see the top Makefile).
-#
-# tracefs_fuse.c, the FUSE server of the tracefs tree, is compiled against
-# libfuse3 when CONFIG_TRACEFS_FUSE is set and pkg-config finds fuse3: the
-# top Makefile then sets FUSE_CFLAGS (with -DUSTRACE_HAVE_LIBFUSE3) and
-# links FUSE_LIBS. Otherwise the file builds without libfuse3 and its
-# ustrace_tracefs_mount() returns -ENOSYS.
-
-$(call add-cflags,$(d)/tracefs_fuse.c,$(FUSE_CFLAGS))
+# Every .c file here is in libustrace (see the top Makefile); the parts in
+# the folders below add their own (ring_buffer/, tracefs/, record/).
 
 # trace_syscalls.c names the system calls of this architecture (the hist
 # .syscall modifier) from the kernel headers' __NR_ numbers, as the

@@ -7,7 +7,7 @@
  * (event, instance), with the instance's struct trace_event_file as data,
  * as in the kernel.
  *
- * This is the engine's control interface: kernel/trace/tracefs*.c (the
+ * This is the engine's control interface: kernel/trace/tracefs/ (the
  * file tree the FUSE server serves) reaches the engine only through the
  * functions declared here and the read side of the ring buffer.  Not
  * installed.

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 #
-# Tests of the zero-setup recording (kernel/trace/trace_record.c,
+# Tests of the zero-setup recording (kernel/trace/record/: trace_record.c,
 # trace_dat.c, trace_record_libc.c, <ustrace/record.h>) and of ustrace
 # record / report / list.  The scripts run the programs below and read
 # their files with the stock trace-cmd: record.sh (what is recorded),

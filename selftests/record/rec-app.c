@@ -86,7 +86,7 @@
 #ifdef REC_APP_STATIC
 #include <linux/trace.h>
 #include "../../kernel/trace/trace_array.h"
-#include "../../kernel/trace/trace_record.h"
+#include "../../kernel/trace/record/trace_record.h"
 #endif
 
 static int nr_workers = 2;

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 #
-# Tests of the tracefs tree (kernel/trace/tracefs*.c), in process.
+# Tests of the tracefs tree (kernel/trace/tracefs/*.c), in process.
 #
 #   tfs-tree   every file's text and errno through the calls a file
 #              system server makes (tfs_lookup/readdir/open/read/write/

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * The tracefs tree, in process (kernel/trace/tracefs.h): every file's
+ * The tracefs tree, in process (kernel/trace/tracefs/tracefs.h): every file's
  * text and every errno, through the calls a file system server makes,
  * against what the kernel's /sys/kernel/tracing gives for the same
  * command.  Linked with libustrace.a: the tree's calls are internal to

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <sys/types.h>
 
-#include "../../kernel/trace/tracefs.h"
+#include "../../kernel/trace/tracefs/tracefs.h"
 #include "kselftest.h"
 
 struct tfs_test {

@@ -2,7 +2,7 @@
 /*
  * The tracefs tree: the kernel's /sys/kernel/tracing as a tree of nodes
  * addressed by inode number, for a file system server to serve
- * (kernel/trace/tracefs.h).  This file holds the tree itself, the
+ * (kernel/trace/tracefs/tracefs.h).  This file holds the tree itself, the
  * instances, and the dispatch of open/read/write to the files' operations;
  * the files live in tracefs_*.c by feature.
  *
@@ -26,8 +26,8 @@
 
 #include <linux/ring_buffer.h>
 
-#include "../internal.h"
-#include "trace_array.h"
+#include "../../internal.h"
+#include "../trace_array.h"
 #include "tracefs_internal.h"
 
 #define TFS_DIR_MODE	(S_IFDIR | 0750)

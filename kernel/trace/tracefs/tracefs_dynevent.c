@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "trace_synth.h"
+#include "../trace_synth.h"
 #include "tracefs_internal.h"
 
 /* The kernel's WRITE_BUFSIZE: a line must be shorter. */

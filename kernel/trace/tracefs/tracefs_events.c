@@ -33,9 +33,9 @@
 #include <linux/ring_buffer.h>
 #include <linux/trace_events.h>
 
-#include "trace_array.h"
-#include "trace_events_internal.h"
-#include "trace_filter.h"
+#include "../trace_array.h"
+#include "../trace_events_internal.h"
+#include "../trace_filter.h"
 #include "tracefs_internal.h"
 
 /* Filter and trigger writes of a page or more are refused, as the kernel's. */

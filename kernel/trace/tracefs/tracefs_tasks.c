@@ -12,9 +12,9 @@
 
 #include <linux/trace_seq.h>
 
-#include "trace_array.h"
-#include "trace_events_internal.h"
-#include "trace_syms.h"
+#include "../trace_array.h"
+#include "../trace_events_internal.h"
+#include "../trace_syms.h"
 #include "tracefs_internal.h"
 
 /* The largest pid the kernel's pid lists hold (trace_pid_list_set()). */

@@ -73,12 +73,12 @@
 #include <linux/trace_events.h>
 #include <ustrace/record.h>
 
-#include "../internal.h"
-#include "trace_array.h"
+#include "../../internal.h"
+#include "../trace_array.h"
 #include "trace_dat.h"
-#include "trace_events_internal.h"
+#include "../trace_events_internal.h"
 #include "trace_record.h"
-#include "trace_syms.h"
+#include "../trace_syms.h"
 
 #define RECORD_DEFAULT_KB	1408ul
 #define RECORD_POLL_MS		10

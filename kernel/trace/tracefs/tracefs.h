@@ -2,7 +2,7 @@
 /*
  * The tracefs tree without a kernel: directories and files with the
  * kernel's names, texts and errors, addressed by inode number.  The FUSE
- * server (kernel/trace/tracefs_fuse.c) translates FUSE requests into these
+ * server (tracefs_fuse.c, beside this file) translates FUSE requests into these
  * calls and nothing else, so that a later daemon can make the same calls
  * across a process boundary.  Not installed.
  *

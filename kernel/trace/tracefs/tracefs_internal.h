@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * Shared by the files of the tracefs tree (kernel/trace/tracefs*.c, but
+ * Shared by the files of the tracefs tree (kernel/trace/tracefs/, but
  * not tracefs_fuse.c, which sees only tracefs.h).  Not installed.
  *
  * The tree is made of nodes: directories hold their children in an array,

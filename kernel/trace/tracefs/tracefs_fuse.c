@@ -3,8 +3,8 @@
  * tracefs over FUSE: the server that makes `echo 1 > events/sys/enable`
  * work on a directory an instrumented program mounts for itself.
  *
- * The tree (names, texts, errors) is kernel/trace/tracefs.c.  This file
- * turns FUSE requests into its tfs_*() calls (kernel/trace/tracefs.h) and
+ * The tree (names, texts, errors) is tracefs.c, beside this file.  This file
+ * turns FUSE requests into its tfs_*() calls (tracefs.h) and
  * reaches nothing else of the engine, so that a daemon can later make the
  * same calls across a process boundary.
  *
@@ -59,7 +59,7 @@
 
 #include <ustrace/tracefs.h>
 
-#include "../internal.h"
+#include "../../internal.h"
 
 #ifdef USTRACE_HAVE_LIBFUSE3
 
@@ -94,8 +94,8 @@
 #define RUNNING_ON_VALGRIND	0
 #endif
 
-#include "../internal.h"
-#include "trace_events_internal.h"
+#include "../../internal.h"
+#include "../trace_events_internal.h"
 #include "tracefs.h"
 
 #define TFS_WORKERS		4

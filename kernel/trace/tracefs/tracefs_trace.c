@@ -27,8 +27,8 @@
 #include <linux/trace_clock.h>
 #include <linux/trace_seq.h>
 
-#include "trace_array.h"
-#include "trace_filter.h"
+#include "../trace_array.h"
+#include "../trace_filter.h"
 #include "tracefs_internal.h"
 
 static bool file_reads(const struct tfs_file *f)

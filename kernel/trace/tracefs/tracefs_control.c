@@ -17,7 +17,7 @@
 #include <linux/ring_buffer.h>
 #include <linux/trace_clock.h>
 
-#include "trace_array.h"
+#include "../trace_array.h"
 #include "tracefs_internal.h"
 
 /* Name writes of this many bytes or more are refused (the kernel's buf[64]). */
