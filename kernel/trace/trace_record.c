@@ -74,6 +74,7 @@
 #include <ustrace/record.h>
 
 #include "../internal.h"
+#include "ring_buffer/trace_clock.h"
 #include "trace_array.h"
 #include "trace_dat.h"
 #include "trace_events_internal.h"
@@ -185,6 +186,7 @@ static struct recorder {
 	char			clock_list[128];
 	char			kallsyms[64];
 	char			uname[sizeof(struct utsname)];
+	bool			clock_scale;
 } rec;
 
 #define REC_INIT_PENDING	1
@@ -580,6 +582,13 @@ static int rec_write_dat(int fd, bool nolock)
 		.cpus		= cpus,
 	};
 
+	/* For ustrace record -K: how our local clock derives from the TSC. */
+	if (rec.clock_scale) {
+		info.clock_scale = true;
+		info.scale_mode = (uint32_t)__atomic_load_n(&tc_scale.mode, __ATOMIC_ACQUIRE);
+		info.scale_mult = tc_scale.mult;
+		info.scale_offset = tc_scale.offset;
+	}
 	for (int cpu = 0; cpu < rec.nr_cpus; cpu++) {
 		struct rec_cpu *c = &rec.cpus[cpu];
 
@@ -1485,6 +1494,10 @@ static void rec_render_static(void)
 		snprintf(rec.uname, sizeof(rec.uname), "%s %s %s %s", u.sysname, u.nodename,
 			 u.release, u.machine);
 	rec.in_ns = trace_clock_get(rec.cfg.clock_idx)->in_ns;
+	rec.clock_scale = ustrace_getenv("USTRACE_CLOCK_SCALE") != NULL;
+	/* The scale is measured once, before the first event (trace_clock.c). */
+	if (rec.clock_scale)
+		trace_clock_local();
 }
 
 /* The instance, as the configuration says. */
