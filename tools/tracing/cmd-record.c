@@ -42,6 +42,9 @@ static void record_usage(FILE *out)
 		"                              default: all)\n"
 		"  -K, --kernel-event SYSTEM[:EVENT]  the kernel's events to record with\n"
 		"                              them, into the same file (repeatable)\n"
+		"      --kernel-buffer-size KB each CPU's kernel buffer (default: 4096)\n"
+		"      --kernel-only           with -K: the kernel's events alone; PROGRAM\n"
+		"                              runs with its environment untouched\n"
 		"  -o, --output FILE           the file (default: trace.dat)\n"
 		"  -b, --buffer-size KB        each CPU's buffer (default: 1408)\n"
 		"  -C, --clock CLOCK           local (default), global, counter, mono,\n"
@@ -58,6 +61,8 @@ struct record_opts {
 	const char	**kevents;
 	int		nr_kevents;
 	char		*prog_output;	/* with -K: the program's own file */
+	const char	*kernel_kb;
+	bool		kernel_only;
 	const char	*output;
 	const char	*buffer_kb;
 	const char	*clock;
@@ -114,6 +119,15 @@ static int check_opts(const struct record_opts *o)
 	}
 	if (o->mode && strcmp(o->mode, "producer-consumer") && strcmp(o->mode, "overwrite")) {
 		ustrace_err("record: -m %s: producer-consumer or overwrite", o->mode);
+		return -1;
+	}
+	if (o->kernel_kb && !valid_kb(o->kernel_kb)) {
+		ustrace_err("record: --kernel-buffer-size %s: a size in KiB, 1 or more",
+			    o->kernel_kb);
+		return -1;
+	}
+	if ((o->kernel_kb || o->kernel_only) && !o->kevents) {
+		ustrace_err("record: --kernel-buffer-size and --kernel-only go with -K");
 		return -1;
 	}
 	if (o->version && strcmp(o->version, "6") && strcmp(o->version, "7")) {
@@ -185,7 +199,8 @@ static int run(const struct record_opts *o, char **argv)
 		return -1;
 	}
 	if (!pid) {
-		set_env(o);
+		if (!o->kernel_only)
+			set_env(o);
 		execvp(argv[0], argv);
 		ustrace_err("record: %s: %s", argv[0], strerror(errno));
 		_exit(127);
@@ -292,6 +307,8 @@ static int record_with_kernel(struct record_opts *o, char **argv)
 
 	if (kernel_clock(o->clock, &attr.clock))
 		return 2;
+	/* Alone, the kernel's clock is the one asked for (default: local's pick). */
+	attr.buffer_kb = o->kernel_kb ? strtoul(o->kernel_kb, NULL, 10) : 0;
 	/* From here to the end, these signals do not leave the instance behind. */
 	for (int i = 0; i < 3; i++)
 		sigaction(sigs[i], &fwd, &old[i]);
@@ -312,14 +329,14 @@ static int record_with_kernel(struct record_opts *o, char **argv)
 	if (status != -1)
 		say_status(argv[0], status);
 	inputs[0] = access(o->prog_output, F_OK) ? NULL : o->prog_output;
-	if (!inputs[0])
+	if (!inputs[0] && !o->kernel_only)
 		ustrace_err("record: the program wrote no file (is it linked with "
 			    "libustrace, and did it end other than by SIGKILL?): the kernel's "
 			    "events alone");
 	if (ustrace_kernel_write(k, inputs, o->output, o->version ? atoi(o->version) : 7))
 		ustrace_err("record: %s", ustrace_kernel_errmsg());
 	else
-		ret = summarize(o->output) || !inputs[0] || err;
+		ret = summarize(o->output) || (!inputs[0] && !o->kernel_only) || err;
 out:
 	ustrace_kernel_free(k);
 	unlink(o->prog_output);
@@ -335,6 +352,8 @@ int cmd_record(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "event", required_argument, NULL, 'e' },
 		{ "kernel-event", required_argument, NULL, 'K' },
+		{ "kernel-buffer-size", required_argument, NULL, 'k' },
+		{ "kernel-only", no_argument, NULL, 'N' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "buffer-size", required_argument, NULL, 'b' },
 		{ "clock", required_argument, NULL, 'C' },
@@ -356,6 +375,8 @@ int cmd_record(int argc, char **argv)
 			if (add_kevent(&o, optarg))
 				goto out;
 			break;
+		case 'k': o.kernel_kb = optarg; break;
+		case 'N': o.kernel_only = true; break;
 		case 'o': o.output = optarg; break;
 		case 'b': o.buffer_kb = optarg; break;
 		case 'C': o.clock = optarg; break;
