@@ -10,6 +10,9 @@
 # (not in make check: run it by hand).  They skip without root and the
 # kernel's tracefs.
 #
+# kernelshark.sh opens such files in KernelShark under Xvfb (the sched
+# plugin, task plots, screenshots kept).
+#
 #   ktl-app   threads that sleep, spin and wake each other (see its comment)
 
 $(call add-cflags,$(d)/ktl-app.c,-I$(srctree)/$(d))
