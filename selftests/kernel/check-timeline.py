@@ -3,6 +3,7 @@
 """check-timeline.py - judge a file of ustrace record -K by what trace-cmd prints.
 
 Usage: trace-cmd report -t -N FILE | check-timeline.py MODE [EVENT]
+       trace-cmd report -t -N -i k.dat -i u.dat | check-timeline.py MODE [EVENT]
 
 MODE
   slices  for every program event EVENT (default ktl_mark) fired by thread
@@ -21,7 +22,8 @@ MODE
 import re
 import sys
 
-LINE = re.compile(r'^\s*(.*)-(\d+)\s+\[(\d+)\]\s+(\d+)\.(\d+):\s+([\w:]+):\s*(.*)$')
+# [FILE: ] COMM-PID [CPU] SECS.NSECS: EVENT: FIELDS (FILE: with several -i)
+LINE = re.compile(r'^(?:\S+\.dat:)?\s*(.*)-(\d+)\s+\[(\d+)\]\s+(\d+)\.(\d+):\s+([\w:]+):\s*(.*)$')
 
 
 def records(stream):

@@ -13,6 +13,9 @@
 #   - the clocks: the kernel's task:task_rename falls between the two
 #     ktl_sync events around each prctl(); the gaps are printed
 #   - -C mono on both sides; --kernel-only; a bad event, a bad clock
+#   - the stock-tools way: the kernel's events in k.dat (--kernel-only -C
+#     mono), the program's by ustrace trace-cmd record -C mono in u.dat:
+#     trace-cmd report -i k.dat -i u.dat passes the same proof
 #   - no instance is left: after the program's exit, its SIGKILL, our
 #     SIGTERM and SIGINT, an error
 #   - as user nobody: a clear error naming what is missing; without -K the
@@ -46,13 +49,16 @@ if [ -n "$why" ]; then
 	exit 0
 fi
 
-# Our instances: none may be left once a command ended.
+# Our instances (instances/ustrace-kernel-PID); left behind: one whose
+# recorder is gone (other recordings may run beside this test).
 ours() { ls "$ktr/instances" 2>/dev/null | grep '^ustrace-kernel-' ; }
 no_instance() {
-	local left
+	local i left=
 
-	left=$(ours)
-	[ -z "$left" ] || { echo "left behind: $left"; return 1; }
+	for i in $(ours); do
+		kill -0 "${i#ustrace-kernel-}" 2>/dev/null || left="$left $i"
+	done
+	[ -z "$left" ] || { echo "left behind:$left"; return 1; }
 }
 
 report() { "${run[@]}" trace-cmd report -t -N "$1" 2>/dev/null; }
@@ -97,7 +103,7 @@ check "trace-cmd report --stat and the summary count both kinds' losses" t_stat
 t_lost() {
 	# A kernel buffer of 8 KiB a CPU, a program that waits for nothing:
 	# the kernel's losses are counted and shown.
-	"${run[@]}" "$ustrace" record --kernel-buffer-size 8 -K sched -K irq -K timer \
+	"${run[@]}" "$ustrace" record --kernel-buffer-size 8 -K sched -K raw_syscalls \
 		-e ktl -o l.dat -- "$app" -w 4 -r 40 2>l.sum || { cat l.sum; return 1; }
 	cat l.sum
 	awk '/kernel: / { lost += $4 } END { exit !(lost > 0) }' l.sum &&
@@ -138,6 +144,23 @@ t_kernel_only() {
 }
 check "--kernel-only: the kernel's events alone, the command untouched" t_kernel_only
 
+t_two_files() {
+	mkdir tfs || return 1
+	cat >two.sh <<EOS
+USTRACE_TRACEFS=$tmp/tfs "$app" -w 6 -r 100000 & app=\$!
+for i in \$(seq 100); do [ -e $tmp/tfs/trace_clock ] && break; sleep 0.1; done
+"$ustrace" trace-cmd -m $tmp/tfs record -C mono -e ktl -o $tmp/u.dat sleep 1 >$tmp/tc.log 2>&1
+kill \$app; wait \$app
+EOS
+	"${run[@]}" "$ustrace" record --kernel-only -K sched:sched_switch -C mono -o k.dat \
+		-- bash two.sh 2>two.sum || { cat two.sum; return 1; }
+	grep -q 'clock mono,' two.sum && [ -s u.dat ] || { cat two.sum tc.log; return 1; }
+	"${run[@]}" trace-cmd report -t -N -i k.dat -i u.dat 2>/dev/null >two.txt
+	grep -q '^u.dat: .* ktl_mark: ' two.txt && grep -q '^k.dat: .* sched_switch: ' two.txt &&
+		"${checker[@]}" slices <two.txt
+}
+check "two files, -C mono: ustrace trace-cmd record's and the kernel's line up (trace-cmd report -i -i)" t_two_files
+
 # --- errors and ends
 t_bad() {
 	local rc
@@ -165,7 +188,7 @@ t_ends() {
 		"$ustrace" record -K sched:sched_switch -e ktl -o e2.dat -- "$app" -w 2 -r 100000 2>e2.err &
 		pid=$!
 		sleep 1
-		[ -n "$(ours)" ] || { echo "no instance while recording"; return 1; }
+		[ -d "$ktr/instances/ustrace-kernel-$pid" ] || { echo "no instance while recording"; return 1; }
 		kill -$sig $pid
 		wait $pid
 		grep -q "killed by SIG$sig" e2.err && report e2.dat | grep -q ktl_mark &&
