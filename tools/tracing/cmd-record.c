@@ -126,6 +126,11 @@ static int check_opts(const struct record_opts *o)
 			    o->kernel_kb);
 		return -1;
 	}
+	if (o->kevents && strchr(o->output, '%')) {
+		ustrace_err("record: -o %s: no %% patterns with -K (one program, one file)",
+			    o->output);
+		return -1;
+	}
 	if ((o->kernel_kb || o->kernel_only) && !o->kevents) {
 		ustrace_err("record: --kernel-buffer-size and --kernel-only go with -K");
 		return -1;
