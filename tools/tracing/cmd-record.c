@@ -312,7 +312,9 @@ static int record_with_kernel(struct record_opts *o, char **argv)
 
 	if (kernel_clock(o->clock, &attr.clock))
 		return 2;
-	/* Alone, the kernel's clock is the one asked for (default: local's pick). */
+	/* Alone, no program clock to map onto: nanoseconds, CLOCK_MONOTONIC. */
+	if (o->kernel_only && !attr.clock)
+		attr.clock = "mono";
 	attr.buffer_kb = o->kernel_kb ? strtoul(o->kernel_kb, NULL, 10) : 0;
 	/* From here to the end, these signals do not leave the instance behind. */
 	for (int i = 0; i < 3; i++)

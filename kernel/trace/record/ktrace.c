@@ -200,7 +200,10 @@ static int kt_make_instance(struct ustrace_kernel *k)
 	if ((size_t)snprintf(k->inst, sizeof(k->inst), "%s/instances/ustrace-kernel-%d",
 			     k->root, (int)getpid()) >= sizeof(k->inst))
 		k->inst[0] = '\0';
-	if (!k->inst[0] || mkdir(k->inst, 0700)) {
+	/* One of our pid is a stale one (its recorder was killed): ours now. */
+	if (k->inst[0] && mkdir(k->inst, 0700) && errno == EEXIST)
+		rmdir(k->inst);
+	if (!k->inst[0] || (access(k->inst, F_OK) && mkdir(k->inst, 0700))) {
 		int err = errno;
 
 		k->inst[0] = '\0';
