@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
+# timeout: 300
 #
 # kernelshark.sh - KernelShark (Debian's 2.2) on a file of ustrace record
 # -K: one stream whose CPUs hold the kernel's sched_switch and the

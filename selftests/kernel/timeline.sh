@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
+# timeout: 480
 #
 # timeline.sh - ustrace record -K: the kernel's events and the program's in
 # one trace.dat, read with the stock trace-cmd.  TAP.
