@@ -190,8 +190,12 @@ t_ends() {
 	for sig in TERM INT; do
 		"$ustrace" record -K sched:sched_switch -e ktl -o e2.dat -- "$app" -w 2 -r 100000 2>e2.err &
 		pid=$!
-		sleep 1
+		for i in $(seq 100); do
+			[ -d "$ktr/instances/ustrace-kernel-$pid" ] && pgrep -P $pid >/dev/null && break
+			sleep 0.1
+		done
 		[ -d "$ktr/instances/ustrace-kernel-$pid" ] || { echo "no instance while recording"; return 1; }
+		sleep 1
 		kill -$sig $pid
 		wait $pid
 		grep -q "killed by SIG$sig" e2.err && report e2.dat | grep -q ktl_mark &&
