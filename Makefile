@@ -246,14 +246,25 @@ $(obj)$(1): $(call objs-of,$(2)) $(5) $(flags-stamp)
 	$$(Q)$$(CC) $$(COMMON_LDFLAGS) -o $$@ $$(filter %.o,$$^) $(4) $(3) $$(LIBS)
 endef
 
-# An installed tool is linked again without the run path.
+# An installed tool is linked again without the build tree's run path,
+# with one relative to where it is installed instead ($ORIGIN, then
+# $(bindir) to $(libdir)), so that it finds the installed library from any
+# PREFIX or DESTDIR without LD_LIBRARY_PATH.
+install-rpath	= $$ORIGIN/$(shell realpath -m --relative-to='$(bindir)' '$(libdir)')
 define __install_link
 INSTALL_PROGS += $(1)
-$(obj)install-bin/$(notdir $(1)): $(call objs-of,$(2)) $(obj)libustrace.so $(flags-stamp)
+$(obj)install-bin/$(notdir $(1)): $(call objs-of,$(2)) $(obj)libustrace.so $(flags-stamp) $(obj)install-bin/rpath-stamp
 	$$(call msg,LD,$$@)
 	$$(Q)mkdir -p $$(@D)
-	$$(Q)$$(CC) $$(COMMON_LDFLAGS) -o $$@ $$(filter %.o,$$^) -L$$(objtree) -lustrace $(3) $$(LIBS)
+	$$(Q)$$(CC) $$(COMMON_LDFLAGS) -o $$@ $$(filter %.o,$$^) -L$$(objtree) -lustrace \
+		-Wl,-rpath,'$$(install-rpath)' $(3) $$(LIBS)
 endef
+
+# The installed tools are linked again when the run path changes.
+$(obj)install-bin/rpath-stamp: FORCE
+	$(Q)mkdir -p $(@D)
+	$(Q)printf '%s\n' '$(install-rpath)' >$@.tmp && \
+	{ cmp -s $@.tmp $@ && rm -f $@.tmp || mv -f $@.tmp $@; }
 
 declare		= $(if $(strip $(2)),$(eval $(call __link,$(strip $(1)),$(strip $(2)),$(3),$(4),$(5))))
 add-prog	= $(call declare,$(1),$(2),$(3),$(LINK_SHARED),$(obj)libustrace.so)

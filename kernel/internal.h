@@ -8,6 +8,7 @@
 #include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 /*
@@ -97,5 +98,19 @@ static inline bool ustrace_is_tool(void)
 {
 	return &__ustrace_tool != NULL;
 }
+
+/*
+ * kernel/trace/ring_buffer/trace_clock.c: how the local clock derives
+ * from the TSC, for recordings whose kernel events are put on its time
+ * base (ustrace record -K): local = offset + ((tsc * mult) >> 32).
+ * @mode: 1 the TSC scaled, 2 CLOCK_MONOTONIC (no usable TSC).
+ * Measured at the first call if the clock was not read yet.
+ */
+struct ustrace_clock_scale {
+	uint32_t	mode;
+	uint64_t	mult;
+	uint64_t	offset;
+};
+void ustrace_clock_local_scale(struct ustrace_clock_scale *scale);
 
 #endif /* _USTRACE_KERNEL_INTERNAL_H */

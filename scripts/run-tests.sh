@@ -20,7 +20,7 @@
 #   --env NAME=VALUE	set in the tests' environment (repeatable)
 #   --wrap 'CMD ARGS'	run every test under CMD (e.g. setarch x86_64 -R);
 #			dropped with a note if "CMD ARGS true" fails
-#   --timeout SEC	per-test timeout (default $USTRACE_TEST_TIMEOUT or 120); a
+#   --timeout SEC	per-test timeout (default $USTRACE_TEST_TIMEOUT or 300); a
 #			script may ask for more with a "# timeout: SEC" line
 #			in its first 30 lines
 #   --results FILE	write "passed failed skipped" to FILE
@@ -122,7 +122,7 @@ variant=local
 srctree=
 objtree=.
 results=
-timeout=${USTRACE_TEST_TIMEOUT:-120}
+timeout=${USTRACE_TEST_TIMEOUT:-300}
 wrap=
 mode=run
 envs=()

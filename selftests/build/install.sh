@@ -303,16 +303,17 @@ serve() {
 	return 1
 }
 
-# tool_run NAME LIBDIR USTRACE: USTRACE trace-cmd list -e and record on
-# the program's mount, with nothing of the build tree in reach.
+# tool_run NAME USTRACE: USTRACE trace-cmd list -e and record on the
+# program's mount, with nothing of the build tree in reach and no
+# LD_LIBRARY_PATH: the installed tool finds the installed library itself.
 tool_run() {
-	local name=$1 libdir=$2 tool=$3 out=$tmp/$1
+	local name=$1 tool=$2 out=$tmp/$1
 
 	out=$tmp/$(echo "$name" | tr -c 'a-zA-Z0-9\n' _)
-	if env -u USTRACE_TRACE_CMD_SHIM LD_LIBRARY_PATH="$libdir" timeout -k 5 60 \
+	if env -u USTRACE_TRACE_CMD_SHIM -u LD_LIBRARY_PATH timeout -k 5 60 \
 		"$tool" trace-cmd -m "$mnt" list -e >"$out.list" 2>&1 &&
 	   grep -qx install_check:inst_tick "$out.list" && ! grep -q '^sched:' "$out.list" &&
-	   (cd "$tmp" && env -u USTRACE_TRACE_CMD_SHIM LD_LIBRARY_PATH="$libdir" timeout -k 5 60 \
+	   (cd "$tmp" && env -u USTRACE_TRACE_CMD_SHIM -u LD_LIBRARY_PATH timeout -k 5 60 \
 		"$tool" trace-cmd -m "$mnt" record -e install_check -o "$out.dat" sleep 0.5) \
 		>"$out.rec" 2>&1 &&
 	   trace-cmd report "$out.dat" 2>/dev/null | grep -q 'inst_tick: *n='; then
@@ -331,9 +332,9 @@ tools_skip=
 	tools_skip="no FUSE here"
 if [ -z "$tools_skip" ] && serve; then
 	ok "a program built with pkg-config from DIR serves its tracefs"
-	tool_run "DIR/bin/ustrace" "$x/lib" "$x/bin/ustrace"
-	tool_run "the staged (DESTDIR) ustrace" "$lib" "$root/usr/bin/ustrace"
-	tool_run "ustrace of libdir=DIR/lib64" "$y/lib64" "$y/bin/ustrace"
+	tool_run "DIR/bin/ustrace" "$x/bin/ustrace"
+	tool_run "the staged (DESTDIR) ustrace" "$root/usr/bin/ustrace"
+	tool_run "ustrace of libdir=DIR/lib64" "$y/bin/ustrace"
 	stop_app
 elif [ -z "$tools_skip" ]; then
 	not_ok "a program built with pkg-config from DIR serves its tracefs"

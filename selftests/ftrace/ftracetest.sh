@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
-# timeout: 240
+# timeout: 600
 #
 # ftracetest.sh - what "make check" runs of ftracetest: every
 # test.d/**/*.tc but those of test.d/fuse/ and test.d/mounts/ (fuse.sh

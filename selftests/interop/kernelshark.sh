@@ -55,54 +55,8 @@ t_record() {
 }
 check "record -e sample_trace: a trace.dat for KernelShark" t_record
 
-# --- KernelShark under Xvfb, as the unprivileged user
-cat >"$ks/shot" <<'EOF'
-#!/usr/bin/env bash
-# shot DIR: KernelShark on DIR/trace.dat in a new Xvfb; the window's
-# picture in DIR/out.png, its id in DIR/window; KernelShark's output in
-# DIR/ks.log.
-set -u
-dir=$1
-export HOME=$dir XDG_RUNTIME_DIR=$dir/run
-mkdir -m 700 "$XDG_RUNTIME_DIR" || exit 1
-xpid= kpid=
-end() {
-	[ -n "$kpid" ] && kill "$kpid" 2>/dev/null && wait "$kpid" 2>/dev/null
-	[ -n "$xpid" ] && kill "$xpid" 2>/dev/null && wait "$xpid" 2>/dev/null
-}
-trap end EXIT
-# -displayfd: Xvfb picks a free display and says which.
-Xvfb -displayfd 3 -screen 0 1280x800x24 -nolisten tcp 3>"$dir/display" >"$dir/xvfb.log" 2>&1 &
-xpid=$!
-for i in $(seq 100); do
-	[ -s "$dir/display" ] && break
-	sleep 0.1
-done
-[ -s "$dir/display" ] || { echo "Xvfb did not start: $(cat "$dir/xvfb.log")"; exit 1; }
-export DISPLAY=:$(cat "$dir/display")
-kernelshark "$dir/trace.dat" >"$dir/ks.log" 2>&1 &
-kpid=$!
-for i in $(seq 200); do
-	wid=$(xdotool search --name '^Kernel Shark' 2>/dev/null | head -n 1)
-	[ -n "$wid" ] && break
-	kill -0 "$kpid" 2>/dev/null || { echo "kernelshark exited: $(tail -n 5 "$dir/ks.log")"; exit 1; }
-	sleep 0.1
-done
-[ -n "$wid" ] || { echo "no KernelShark window after 20 s"; exit 1; }
-echo "$wid" >"$dir/window"
-xdotool windowsize "$wid" 1200 760 2>/dev/null
-# Loaded and drawn: the picture stops changing.
-prev=
-for i in $(seq 40); do
-	sleep 0.5
-	import -window "$wid" "$dir/out.png" 2>>"$dir/import.log" || continue
-	sum=$(identify -format '%#' "$dir/out.png" 2>/dev/null)
-	[ -n "$sum" ] && [ "$sum" = "$prev" ] && break
-	prev=$sum
-done
-[ -s "$dir/out.png" ] || { echo "no screenshot: $(cat "$dir/import.log")"; exit 1; }
-EOF
-chmod 755 "$ks/shot"
+# --- KernelShark under Xvfb, as the unprivileged user (selftests/lib/ks-shot.bash)
+cp "$(dirname "$0")/../lib/ks-shot.bash" "$ks/shot" && chmod 755 "$ks/shot"
 
 t_window() {
 	timeout -k 5 90 ${as_user[@]+"${as_user[@]}"} "$ks/shot" "$ks" || return 1

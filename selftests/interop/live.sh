@@ -34,7 +34,7 @@ live() {
 }
 
 # lossless NAME: every round is there, nothing was dropped, and the
-# recording holds several buffers' worth.
+# recording holds more than two buffers' worth.
 lossless() {
 	local n kb lost cap
 
@@ -49,7 +49,9 @@ lossless() {
 	# A foo_bar record takes more than 48 bytes.
 	cap=$((kb * 1024 / 48))
 	echo "$1: $n events in 2 s, 0 lost; the buffer holds at most $cap (${kb} KiB in all)" >&2
-	[ "$n" -gt $((4 * cap)) ] || { echo "$n events: not more than 4 buffers' worth ($cap each)"; return 1; }
+	# Twice is enough to show that it read while the producer ran (a
+	# loaded machine runs the producer slower than its 2,000 a second).
+	[ "$n" -gt $((2 * cap)) ] || { echo "$n events: not more than 2 buffers' worth ($cap each)"; return 1; }
 }
 
 check "record (splice) -b 16 -O nooverwrite sleep 2 on a fast producer" live splice

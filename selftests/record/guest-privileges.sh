@@ -43,7 +43,8 @@ suid_record() {
 	cat suid.err
 	[ $s = 0 ] || return 1
 	[ "$(cat suid/root/target.conf)" = ROOT-ONLY ] && [ "$(ls suid/root)" = target.conf ] &&
-		[ "$(grep -c '^ustrace: ' suid.err)" = 1 ] &&
+		[ "$(grep -c '^ustrace: USTRACE_EVENTS ' suid.err)" = 1 ] &&
+		[ "$(grep -c '^ustrace: USTRACE_OUTPUT ' suid.err)" = 0 ] &&
 		grep -qx 'ustrace: USTRACE_EVENTS ignored: the program runs set-user-ID or set-group-ID' \
 			suid.err
 }

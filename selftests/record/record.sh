@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
+# timeout: 360
 #
 # record.sh - a program writes its own trace.dat (USTRACE_EVENTS...,
 # ustrace_record_start()), and the stock trace-cmd reads it.  TAP.

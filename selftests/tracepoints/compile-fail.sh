@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
+# timeout: 360
 #
 # compile-fail.sh - what the tracepoint headers must refuse, and how clean
 # they are.  TAP on stdout.

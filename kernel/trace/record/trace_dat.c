@@ -429,6 +429,15 @@ static void out_common_options(struct dat_out *o)
 		out_bytes(o, c->stats, c->stats_len);
 		out_bytes(o, "", 1);
 	}
+	if (info->clock_scale) {
+		uint32_t mode[2] = { info->scale_mode, 0 };
+
+		out_u16(o, TRACE_DAT_OPT_CLOCK_SCALE);
+		out_u32(o, 24);
+		out_bytes(o, mode, sizeof(mode));
+		out_u64(o, info->scale_mult);
+		out_u64(o, info->scale_offset);
+	}
 }
 
 /* Each CPU's pages, back to back from a page boundary. */

@@ -79,6 +79,10 @@ struct trace_dat_cpu {
  * @uname:        the UNAME option, or NULL
  * @nr_cpus:      entries in @cpus
  * @cpus:         the data, per CPU
+ * @clock_scale:  write the option TRACE_DAT_OPT_CLOCK_SCALE (below)
+ * @scale_mode:   its mode: 1 the TSC scaled, 2 CLOCK_MONOTONIC
+ * @scale_mult:   local = @scale_offset + ((tsc * @scale_mult) >> 32)
+ * @scale_offset: (modulo 2^64)
  */
 struct trace_dat_info {
 	int				version;
@@ -94,7 +98,21 @@ struct trace_dat_info {
 	const char			*uname;
 	int				nr_cpus;
 	const struct trace_dat_cpu	*cpus;
+	bool				clock_scale;
+	uint32_t			scale_mode;
+	uint64_t			scale_mult;
+	uint64_t			scale_offset;
 };
+
+/*
+ * How the recording process's local clock derives from the TSC, for
+ * ustrace record -K, which maps the kernel's x86-tsc stamps onto it
+ * (kernel/trace/record/).  A private option (u32 mode, u32 0, u64 mult,
+ * u64 offset), written only when asked (USTRACE_CLOCK_SCALE): trace-cmd
+ * warns about options it does not know, and this file is not for it.
+ */
+#define TRACE_DAT_OPT_CLOCK_SCALE	0x7573
+
 
 /*
  * Write the whole file to @fd from its current position (an empty file).

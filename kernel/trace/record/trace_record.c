@@ -184,6 +184,7 @@ static struct recorder {
 	char			clock_list[128];
 	char			kallsyms[64];
 	char			uname[sizeof(struct utsname)];
+	bool			clock_scale;
 } rec;
 
 #define REC_INIT_PENDING	1
@@ -580,6 +581,16 @@ static int rec_write_dat(int fd, bool nolock)
 		.cpus		= cpus,
 	};
 
+	/* For ustrace record -K: how our local clock derives from the TSC. */
+	if (rec.clock_scale) {
+		struct ustrace_clock_scale cs;
+
+		ustrace_clock_local_scale(&cs);
+		info.clock_scale = true;
+		info.scale_mode = cs.mode;
+		info.scale_mult = cs.mult;
+		info.scale_offset = cs.offset;
+	}
 	for (int cpu = 0; cpu < rec.nr_cpus; cpu++) {
 		struct rec_cpu *c = &rec.cpus[cpu];
 
@@ -1488,6 +1499,10 @@ static void rec_render_static(void)
 		snprintf(rec.uname, sizeof(rec.uname), "%s %s %s %s", u.sysname, u.nodename,
 			 u.release, u.machine);
 	rec.in_ns = trace_clock_get(rec.cfg.clock_idx)->in_ns;
+	rec.clock_scale = ustrace_getenv("USTRACE_CLOCK_SCALE") != NULL;
+	/* The scale is measured once, before the first event (trace_clock.c). */
+	if (rec.clock_scale)
+		trace_clock_local();
 }
 
 /* The instance, as the configuration says. */

@@ -18,6 +18,7 @@
 #include <time.h>
 
 #include <linux/trace_clock.h>
+#include "../../internal.h"
 #include "trace_clock.h"
 
 struct tc_scale tc_scale;
@@ -237,4 +238,22 @@ const struct trace_clock *trace_clock_find(const char *name)
 		if (!strcmp(clock->name, name))
 			return clock;
 	return NULL;
+}
+
+/**
+ * ustrace_clock_local_scale - how the local clock derives from the TSC
+ * @scale: receives the mode (1 the TSC scaled, 2 CLOCK_MONOTONIC), the
+ *         multiplier and the offset (kernel/internal.h)
+ *
+ * The scale is measured before the first reading of the local clock.
+ */
+void ustrace_clock_local_scale(struct ustrace_clock_scale *scale)
+{
+	int mode;
+
+	trace_clock_local();
+	mode = __atomic_load_n(&tc_scale.mode, __ATOMIC_ACQUIRE);
+	scale->mode = mode == TC_TSC ? 1 : 2;
+	scale->mult = tc_scale.mult;
+	scale->offset = tc_scale.offset;
 }
