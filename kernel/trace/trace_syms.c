@@ -75,6 +75,8 @@ static void syms_fork_init(void)
 static char *kallsyms_text;
 static char *printk_text;
 static unsigned long long texts_gen = ~0ull;
+/* The texts of the two changes before, under syms_lock. */
+static char *retired[2][2];
 
 /* ------------------------------------------------------------------
  * Reading an object's file
@@ -449,9 +451,16 @@ void trace_syms_update(void)
 		return;
 	}
 	/*
-	 * The old texts stay: a fatal-signal handler may be writing one.
-	 * They change only when objects come or go.
+	 * The old texts stay for two more changes: a fatal-signal handler
+	 * may be writing one into a file.  They change only when objects
+	 * come or go; a third change frees the oldest.
 	 */
+	free(retired[0][0]);
+	free(retired[0][1]);
+	retired[0][0] = retired[1][0];
+	retired[0][1] = retired[1][1];
+	retired[1][0] = kallsyms_text;
+	retired[1][1] = printk_text;
 	__atomic_store_n(&kallsyms_text, w.kallsyms.buf, __ATOMIC_RELEASE);
 	__atomic_store_n(&printk_text, w.printk.buf, __ATOMIC_RELEASE);
 	__atomic_store_n(&texts_gen, gen, __ATOMIC_RELEASE);
