@@ -40,7 +40,6 @@ LIBRARY = {'core', 'engine', 'ring buffer', 'tracefs', 'recorder'}
 # Not ours: copied from the kernel and libtracefs, built with their own
 # include paths.
 SKIP = ('selftests/conformance/linux-6.1/',
-        'selftests/conformance/libtracefs-1.6.4/',
         'selftests/conformance/kinc/',
         'include/generated/')
 

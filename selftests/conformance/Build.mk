@@ -3,8 +3,9 @@
 # Conformance: material written by kernel and trace-cmd developers, run
 # against ustrace (README.rst says what and why).
 #
-#   conformance-fire  the corpus's event definitions (linux-6.1/trace/
-#                     events/*.h, unchanged) defined by define-*.c and
+#   conformance-fire  the corpus's event definitions (linux-source-6.1's
+#                     include/trace/events/*.h, unchanged, taken into the
+#                     build directory) defined by define-*.c and
 #                     fired by fire.c; kstubs.h is the kernel they need
 #   formats.sh        each event's format against the live kernel's
 #                     (golden copies in formats-6.18/), with the drift
@@ -14,8 +15,9 @@
 #                     expected-text.txt
 #   ftracetest-*.sh   the kernel's own ftracetest (linux-source-6.1)
 #                     against a program's tracefs; expected-ftracetest.txt
-#   libtracefs-utest.sh  libtracefs 1.6.4's unit tests (libtracefs-1.6.4/)
-#                     through the trace-cmd shim; expected-utest.txt
+#   libtracefs-utest.sh  libtracefs 1.6.4's unit tests (from its source,
+#                     USTRACE_LIBTRACEFS_SRC) through the trace-cmd shim;
+#                     expected-utest.txt
 #
 # The corpus's headers include <linux/sched.h>, <net/sock.h>...: in the
 # build directory each is a one-line file that includes kstubs.h (kinc/).
@@ -35,6 +37,29 @@ conf-kinc-files	:= $(addprefix $(conf-kinc)/,$(conf-headers))
 $(conf-kinc-files): $(conf-kinc)/%:
 	$(Q)mkdir -p $(@D) && echo '#include "kstubs.h"' > $@
 
+# The corpus is the kernel's, not ours: its headers are taken, unchanged,
+# from Debian's linux-source-6.1 (scripts/install-deps.sh installs it) into
+# the build directory, never kept in the tree.  Without it conformance-fire
+# is not built and the tests that need it skip.
+conf-events	:= alarmtimer block error_report irq kmem mmflags net power rcu sched \
+		   signal sock syscalls task timer workqueue writeback
+conf-ktree	:= $(obj)$(d)/linux-6.1
+conf-ktar	:= $(wildcard /usr/src/linux-source-6.1.tar.xz)
+conf-kdir	:= $(wildcard /usr/src/linux-source-6.1/include/trace/events)
+conf-kfiles	:= $(patsubst %,$(conf-ktree)/trace/events/%.h,$(conf-events))
+
+ifneq ($(conf-kdir)$(conf-ktar),)
+$(conf-ktree)/.extracted: $(conf-kdir) $(conf-ktar)
+	$(call msg,GEN,$@)
+	$(Q)rm -rf $(conf-ktree) && mkdir -p $(conf-ktree)/trace/events
+	$(Q)if [ -n '$(conf-kdir)' ]; then \
+		for e in $(conf-events); do cp '$(conf-kdir)'/$$e.h $(conf-ktree)/trace/events/ || exit 1; done; \
+	else \
+		tar -xJf '$(conf-ktar)' -C $(conf-ktree) --strip-components=2 \
+			$(patsubst %,linux-source-6.1/include/trace/events/%.h,$(conf-events)); \
+	fi
+	$(Q)touch $@
+
 # The kernel's side (kstubs.h, no libc) and the program's (main.c).
 conf-ksrcs	:= $(wildcard $(d)/define-*.c) $(d)/fire.c
 $(call add-prog,$(d)/conformance-fire,$(conf-ksrcs) $(d)/main.c)
@@ -42,6 +67,7 @@ $(call add-prog,$(d)/conformance-fire,$(conf-ksrcs) $(d)/main.c)
 # unsigned ints) and, with gcc, with -Wno-stringop-truncation (rcu.h's
 # strncpy() of a whole array).
 $(call add-cflags,$(conf-ksrcs),-I$(conf-kinc) -I$(srctree)/$(d) \
-	-I$(srctree)/$(d)/linux-6.1 -Wno-sign-compare \
+	-I$(conf-ktree) -Wno-sign-compare \
 	$(if $(CC_IS_CLANG),,-Wno-stringop-truncation))
-$(call objs-of,$(conf-ksrcs)): $(conf-kinc-files)
+$(call objs-of,$(conf-ksrcs)): $(conf-kinc-files) $(conf-ktree)/.extracted
+endif

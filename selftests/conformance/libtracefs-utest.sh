@@ -12,13 +12,13 @@
 #
 # The tests are libtracefs 1.6.4's utest/trace-utest.c, tracefs-utest.c
 # and trace-utest.h (git://git.kernel.org/pub/scm/libs/libtrace/
-# libtracefs.git, tag libtracefs-1.6.4, LGPL-2.1), copied unchanged into
-# libtracefs-1.6.4/utest/; libtracefs-1.6.4/find-tracing-dir.c is its
-# find_tracing_dir(), which the tests call and libtracefs.so does not
-# export.  They are built here, against the system's
-# libtracefs, which must be 1.6.4 (Debian 12: libtracefs-dev) and CUnit
-# (libcunit1-dev), with one change made to a copy, as the kernel never
-# needs it:
+# libtracefs.git, tag libtracefs-1.6.4, LGPL-2.1), taken from a source tree
+# of that release that USTRACE_LIBTRACEFS_SRC names (never kept in ours;
+# without it the test skips), with its src/tracefs-utils.c, whose
+# find_tracing_dir() the tests call and libtracefs.so does not export.
+# They are built here, against the system's libtracefs, which must be
+# 1.6.4 (Debian 12: libtracefs-dev) and CUnit (libcunit1-dev), with one
+# change made to a copy, as the kernel never needs it:
 #
 #   test_instance_tracers() reads the list tracefs_tracers() returns
 #   after checking it is not NULL, and goes on when it is: a tracefs with
@@ -56,6 +56,8 @@ esac
 [ -c /dev/fuse ] || skip "no /dev/fuse"
 command -v fusermount3 >/dev/null || skip "no fusermount3 (Debian: fuse3)"
 command -v unshare >/dev/null || skip "no unshare (Debian: util-linux)"
+[ -d /usr/src/linux-source-6.1/include/trace/events ] || [ -f /usr/src/linux-source-6.1.tar.xz ] ||
+	skip "the corpus is linux-source-6.1's event headers: apt-get install linux-source-6.1"
 [ -x "$fire" ] || { echo "Bail out! $fire is not built (make selftests)"; exit 1; }
 [ -f "$shim" ] || { echo "Bail out! $shim is not built (make tools)"; exit 1; }
 
@@ -63,29 +65,32 @@ pkg-config --exists libtracefs || skip "no libtracefs (Debian: libtracefs-dev)"
 [ "$(pkg-config --modversion libtracefs)" = 1.6.4 ] ||
 	skip "the tests are libtracefs 1.6.4's; the system has libtracefs $(pkg-config --modversion libtracefs)"
 [ -f /usr/include/CUnit/Basic.h ] || skip "no CUnit (Debian: libcunit1-dev)"
+src=${USTRACE_LIBTRACEFS_SRC:-}
+[ -n "$src" ] && [ -f "$src/utest/tracefs-utest.c" ] && [ -f "$src/src/tracefs-utils.c" ] ||
+	skip "needs libtracefs 1.6.4's source tree: USTRACE_LIBTRACEFS_SRC=DIR (utest/, src/)"
 
 # Build trace-utest in $build (whoever comes first; again when a source
 # is newer).
 build_utest() {
-	local u=$here/libtracefs-1.6.4/utest
+	local u=$src/utest
 
 	mkdir -p "$build" || return 1
 	(
 		flock 9
 		[ "$build/trace-utest" -nt "$u/tracefs-utest.c" ] &&
 			[ "$build/trace-utest" -nt "$u/trace-utest.c" ] &&
-			[ "$build/trace-utest" -nt "$u/../find-tracing-dir.c" ] &&
+			[ "$build/trace-utest" -nt "$src/src/tracefs-utils.c" ] &&
 			[ "$build/trace-utest" -nt "$0" ] && exit 0
-		cp "$u"/trace-utest.c "$u"/tracefs-utest.c "$u"/trace-utest.h \
-			"$u"/../find-tracing-dir.c "$build"/ || exit 1
+		cp "$u"/trace-utest.c "$u"/tracefs-utest.c "$u"/trace-utest.h "$build"/ || exit 1
 		# The one change (see the header).
 		sed -i '/^\ttracers = tracefs_tracers(tdir);$/{n;s/^\tCU_TEST(tracers != NULL);$/&\n\tif (!tracers)\n\t\treturn;/}' \
 			"$build/tracefs-utest.c"
 		grep -A1 'CU_TEST(tracers != NULL);' "$build/tracefs-utest.c" | grep -q 'if (!tracers)' ||
 			{ echo "the change to test_instance_tracers() does not apply"; exit 1; }
-		# As libtracefs's Makefile builds them (-D_GNU_SOURCE, -g -Wall).
-		cc -g -O2 -Wall -D_GNU_SOURCE -o "$build/trace-utest.new" \
-			"$build/trace-utest.c" "$build/tracefs-utest.c" "$build/find-tracing-dir.c" \
+		# As libtracefs's Makefile builds them (-D_GNU_SOURCE, -g -Wall);
+		# tracefs-utils.c's other functions take the library's place.
+		cc -g -O2 -Wall -D_GNU_SOURCE -I"$src/include" -I"$src/src" -o "$build/trace-utest.new" \
+			"$build/trace-utest.c" "$build/tracefs-utest.c" "$src/src/tracefs-utils.c" \
 			$(pkg-config --cflags --libs libtracefs libtraceevent) -lcunit -lpthread \
 			2>"$build/build.log" || { tail -20 "$build/build.log"; exit 1; }
 		mv "$build/trace-utest.new" "$build/trace-utest"

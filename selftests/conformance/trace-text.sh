@@ -17,6 +17,8 @@ fire=$objtree/selftests/conformance/conformance-fire
 systems=sched,irq,timer,workqueue,signal,task,kmem,writeback,block,net,sock,power,rcu
 systems=$systems,alarmtimer,error_report,raw_syscalls
 
+[ -d /usr/src/linux-source-6.1/include/trace/events ] || [ -f /usr/src/linux-source-6.1.tar.xz ] || {
+	echo "TAP version 13"; echo "1..0 # SKIP the corpus is linux-source-6.1's event headers: apt-get install linux-source-6.1"; exit 4; }
 [ -x "$fire" ] || { echo "Bail out! $fire is not built (make selftests)"; exit 1; }
 command -v python3 >/dev/null || { echo "1..0 # SKIP no python3"; exit 4; }
 command -v trace-cmd >/dev/null || { echo "1..0 # SKIP no trace-cmd (Debian: trace-cmd)"; exit 4; }
