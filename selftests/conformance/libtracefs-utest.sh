@@ -126,7 +126,7 @@ rc=$?
 # The CUnit tests in their order, from the source; what each gave.
 mapfile -t tests < <(sed -n 's/^\tCU_add_test(suite, "\([^"]*\)",.*/\1/p;
 	/^\tCU_add_test(suite, "[^"]*",$/{N;s/^\tCU_add_test(suite, "\([^"]*\)",\n.*/\1/p}' \
-	"$here/libtracefs-1.6.4/utest/tracefs-utest.c")
+	"$src/utest/tracefs-utest.c")
 # "passed" or "FAILED": after the "..." or, when the test printed, on a
 # line of its own.
 result() {
