@@ -143,14 +143,14 @@
 	__ustrace_define_eval("sizeof(" #a ")", sizeof(a), __COUNTER__)
 
 /*
- * TRACE_EVENT_FLAGS(event, flags): kept in the event's flags (only
- * TRACE_EVENT_FL_CAP_ANY, which is for perf and changes nothing here).
+ * TRACE_EVENT_FLAGS(event, flags): TRACE_EVENT_FL_CAP_ANY is for perf and
+ * changes nothing here; the value is kept in a constant beside the event.
+ * It is not stored into the event's flags by a constructor: the program's
+ * constructors run after the library's, whose tracefs threads may
+ * already read those flags.
  */
 #undef TRACE_EVENT_FLAGS
 #define TRACE_EVENT_FLAGS(name, value)					\
-	__attribute__((__constructor__, __used__))			\
-	static void __ustrace_event_flags_##name(void)			\
-	{								\
-		event_##name.flags |= (value) & TRACE_EVENT_FL_CAP_ANY;	\
-	}
+	static const unsigned long __ustrace_event_flags_##name		\
+		__attribute__((__unused__)) = (value);
 
