@@ -83,7 +83,8 @@ t_one() {
 	! grep -q 'sched_events" failed to initialize' "$tmp/one/ks.log" || return 1
 	n=$(lime "$tmp/one/out.png")
 	echo "lime pixels (the sched plugin's boxes on the task plots): $n"
-	[ "$n" -ge 50 ]
+	# A few boxes are enough (a slow variant's run has fewer wake-ups).
+	[ "$n" -ge 10 ]
 }
 check "KernelShark: the sched plugin initialized; the program's task plots carry its boxes" t_one
 
@@ -94,7 +95,7 @@ t_alone() {
 	grep -q 'sched_events" failed to initialize' "$tmp/alone/ks.log" || return 1
 	n=$(lime "$tmp/alone/out.png")
 	echo "lime pixels: $n"
-	[ "$n" -lt 50 ]
+	[ "$n" -lt 10 ]
 }
 check "control: the program alone, the sched plugin fails and no boxes are drawn" t_alone
 

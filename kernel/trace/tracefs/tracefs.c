@@ -22,6 +22,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/stat.h>
 
 #include <linux/ring_buffer.h>
@@ -703,17 +704,36 @@ int tfs_mkdir(uint64_t parent, const char *name, struct tfs_stat *st)
  * The engine waits for probes still writing into the instance: rmdir may
  * take as long as a grace period, with the tree locked.
  */
+/*
+ * A close(2) returns before FUSE delivers its release, so a program that
+ * closes an instance's files and removes it at once (trace-cmd record -B)
+ * may find them still open here: wait a little for releases in flight
+ * before -EBUSY, as the kernel's close is done when rmdir comes.
+ */
+#define TFS_RMDIR_WAIT_MS	200
+#define TFS_RMDIR_STEP_MS	5
+
 int tfs_rmdir(uint64_t parent, const char *name)
 {
-	struct tfs_node *dir, *kid = NULL;
-	int err = name_check(name);
+	struct tfs_node *dir, *kid;
+	int err = name_check(name), waited = 0;
 
 	if (err)
 		return err;
-	pthread_mutex_lock(&tfs_tree_lock);
-	dir = node_get(parent);
-	if (dir && S_ISDIR(dir->mode))
-		kid = tfs_find_kid(dir, name);
+	for (;;) {
+		kid = NULL;
+		pthread_mutex_lock(&tfs_tree_lock);
+		dir = node_get(parent);
+		if (dir && S_ISDIR(dir->mode))
+			kid = tfs_find_kid(dir, name);
+		if (!kid || !S_ISDIR(kid->mode) || dir->kind != TFS_DIR_INSTANCES ||
+		    !kid->inst->open_files || waited >= TFS_RMDIR_WAIT_MS)
+			break;
+		pthread_mutex_unlock(&tfs_tree_lock);
+		struct timespec ts = { 0, TFS_RMDIR_STEP_MS * 1000000L };
+		nanosleep(&ts, NULL);
+		waited += TFS_RMDIR_STEP_MS;
+	}
 	if (!kid)
 		err = dir && !S_ISDIR(dir->mode) ? -ENOTDIR : -ENOENT;
 	else if (!S_ISDIR(kid->mode))
