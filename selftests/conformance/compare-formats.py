@@ -53,6 +53,12 @@ def main():
             continue
         with open(os.path.join(ours_dir, name)) as f:
             text = f.read()
+        # NULL in a TP_printk() shows its C library's spelling: clang's
+        # headers define it as ((void*)0), the kernel's as ((void *)0); the
+        # two are one expression to every reader.  Said when it applies.
+        if '((void*)0)' in text and text.replace('((void*)0)', '((void *)0)') == theirs[name]:
+            print('# %s: NULL spelled ((void*)0) by this compiler\'s headers' % name)
+            text = theirs[name]
         if text == theirs[name]:
             if name in drift:
                 print('not ok %d - %s: identical, but listed as drift' % (n, name))

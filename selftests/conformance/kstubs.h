@@ -32,13 +32,6 @@
 #include <stdint.h>
 #include <string.h>
 
-/*
- * As the kernel's <linux/stddef.h>: print fmts that name NULL show its
- * text, which clang's <stddef.h> spells ((void*)0).
- */
-#undef NULL
-#define NULL ((void *)0)
-
 /* ------------------------------------------------------------------
  * Configuration (include/generated/autoconf.h)
  */
