@@ -254,7 +254,8 @@ static int set_str(char **dst, const char *s)
 	return *dst ? 0 : -ENOMEM;
 }
 
-static char *strstrip(char *s)
+/* @s without its leading and trailing white space (cut in place). */
+char *hist_strstrip(char *s)
 {
 	size_t n;
 
@@ -284,7 +285,7 @@ static int parse_assignment(char *str, struct hist_trigger_attrs *attrs)
 	if (!strncmp(str, "name=", 5))
 		return set_str(&attrs->name, str);
 	if (!strncmp(str, "clock=", 6))
-		return set_str(&attrs->clock, strstrip(str + 6));
+		return set_str(&attrs->clock, hist_strstrip(str + 6));
 	if (!strncmp(str, "size=", 5)) {
 		bits = parse_map_size(str + 5);
 		if (bits < 0)

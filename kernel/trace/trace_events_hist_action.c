@@ -748,18 +748,6 @@ void destroy_actions(struct hist_data *hd)
  * Parsing
  */
 
-static char *strstrip(char *s)
-{
-	size_t n;
-
-	while (isspace((unsigned char)*s))
-		s++;
-	n = strlen(s);
-	while (n && isspace((unsigned char)s[n - 1]))
-		s[--n] = '\0';
-	return s;
-}
-
 /* The kernel's parse_action_params(): "a,b,c" (the first, for trace(), the event). */
 static int parse_action_params(char *params, struct action_data *data)
 {
@@ -772,7 +760,7 @@ static int parse_action_params(char *params, struct action_data *data)
 			hist_err(HIST_ERR_TOO_MANY_PARAMS, 0);
 			return -EINVAL;
 		}
-		param = strstrip(strsep(&params, ","));
+		param = hist_strstrip(strsep(&params, ","));
 		if (strlen(param) < 2) {
 			hist_err(HIST_ERR_INVALID_PARAM, errpos(param));
 			return -EINVAL;
