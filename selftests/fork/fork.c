@@ -57,6 +57,14 @@
 # endif
 #endif
 
+#if defined(__SANITIZE_ADDRESS__)
+# define FORK_ASAN 1
+#elif defined(__has_feature)
+# if __has_feature(address_sanitizer)
+#  define FORK_ASAN 1
+# endif
+#endif
+
 #ifdef FORK_TSAN
 /*
  * ThreadSanitizer's own limits, not the library's: in the child of a
@@ -734,11 +742,18 @@ static int case_child_mount(void)
  * ThreadSanitizer: a thread started in the child of a multi-threaded
  * fork gets the pthread_t of one of the parent's threads (glibc reuses
  * their stacks), which ThreadSanitizer still counts as alive and refuses
- * ("dup thread with used id"); case_child_mount() forks from one thread.
+ * ("dup thread with used id").  Not under AddressSanitizer: GCC 12's
+ * runtime does not hold its allocator's locks across fork(), so a child
+ * forked while another thread was in malloc() waits forever on the first
+ * allocation of a size class that thread had locked (seen: the child's
+ * popen() and its tracefs thread's realloc() in
+ * SizeClassAllocator64::GetFromAllocator); glibc's own malloc is made
+ * safe across fork, the sanitizer's is not, and mounting allocates a lot.
+ * case_child_mount() mounts in a child forked from one thread.
  */
 static void *mount_forker_fn(void *arg)
 {
-#ifdef FORK_TSAN
+#if defined(FORK_TSAN) || defined(FORK_ASAN)
 	const bool may_mount = false;
 #else
 	const bool may_mount = true;
