@@ -57,14 +57,6 @@
 # endif
 #endif
 
-#if defined(__SANITIZE_ADDRESS__)
-# define FORK_ASAN 1
-#elif defined(__has_feature)
-# if __has_feature(address_sanitizer)
-#  define FORK_ASAN 1
-# endif
-#endif
-
 #ifdef FORK_TSAN
 /*
  * ThreadSanitizer's own limits, not the library's: in the child of a
