@@ -5,7 +5,8 @@
 #   rb-layout        pages byte for byte, decoded from the format alone and
 #                    by libtraceevent's kbuffer (skipped when pkg-config
 #                    does not find libtraceevent); the reader API, the
-#                    accounting, resize, reset, the clocks; one thread
+#                    accounting, resize, reset, the clocks, swapping two
+#                    buffers (snapshots); one thread
 #   rb-torture       more writers than CPUs, preempted and migrated in the
 #                    middle of events, nesting and discarding, against a
 #                    consuming reader, an iterator and (some phases) a
