@@ -14,6 +14,10 @@
 #                    read + overrun + dropped + commit overrun == written.
 #                    Six phases of 0.7 s (RB_TORTURE_SECONDS)
 #   rb-torture-long  the same, 20 s a phase, run by "make stress"
+#   rb-swap          ring_buffer_swap() as fast as it goes while threads
+#                    write (yielding inside their events): every committed
+#                    event in one buffer or the other, once, intact, and
+#                    the counters add up
 
 rb-kbuffer-cflags := $(shell $(PKG_CONFIG) --cflags libtraceevent 2>/dev/null)
 rb-kbuffer-libs	:= $(shell $(PKG_CONFIG) --libs libtraceevent 2>/dev/null)
@@ -25,6 +29,7 @@ endif
 
 $(call add-prog,$(d)/rb-torture,$(d)/torture.c)
 $(call add-prog,$(d)/rb-torture-long,$(d)/torture-long.c)
+$(call add-prog,$(d)/rb-swap,$(d)/swap.c)
 
-TEST_PROGS += $(d)/rb-layout $(d)/rb-torture
+TEST_PROGS += $(d)/rb-layout $(d)/rb-torture $(d)/rb-swap
 STRESS_PROGS += $(d)/rb-torture-long
