@@ -100,6 +100,7 @@ __ustrace_visible void ring_buffer_free(struct trace_buffer *buffer);
 __ustrace_visible int ring_buffer_resize(struct trace_buffer *buffer, unsigned long size,
 					 int cpu);
 __ustrace_visible void ring_buffer_change_overwrite(struct trace_buffer *buffer, int val);
+__ustrace_visible unsigned int ring_buffer_get_flags(struct trace_buffer *buffer);
 __ustrace_visible int ring_buffer_nr_cpus(struct trace_buffer *buffer);
 __ustrace_visible unsigned long ring_buffer_size(struct trace_buffer *buffer, int cpu);
 __ustrace_visible size_t ring_buffer_nr_pages(struct trace_buffer *buffer, int cpu);
@@ -167,10 +168,18 @@ __ustrace_visible unsigned long ring_buffer_dropped_events_cpu(struct trace_buff
 __ustrace_visible unsigned long ring_buffer_read_events_cpu(struct trace_buffer *buffer,
 							    int cpu);
 
+/* Snapshots: trade all pages of two buffers (the kernel's ring_buffer_swap_cpu()) */
+__ustrace_visible int ring_buffer_swap(struct trace_buffer *a, struct trace_buffer *b,
+				       bool wait, bool (*cond)(void *cond_arg),
+				       void *cond_arg);
+__ustrace_visible void ring_buffer_call_locked(struct trace_buffer *buffer,
+					       void (*fn)(void *arg), void *arg);
+
 /* Time */
 __ustrace_visible uint64_t ring_buffer_time_stamp(struct trace_buffer *buffer);
 __ustrace_visible void ring_buffer_set_clock(struct trace_buffer *buffer,
 					     uint64_t (*clock)(void));
+__ustrace_visible uint64_t (*ring_buffer_get_clock(struct trace_buffer *buffer))(void);
 __ustrace_visible void ring_buffer_set_time_stamp_abs(struct trace_buffer *buffer, bool abs);
 __ustrace_visible bool ring_buffer_time_stamp_abs(struct trace_buffer *buffer);
 

@@ -171,6 +171,20 @@ struct trace_event_buffer {
 	uint64_t			commit_add;
 };
 
+/*
+ * USTRACE_RB_ABI - the version of what a program's objects inline of the
+ * ring buffer: struct trace_event_buffer as above, and the commit of
+ * trace_event_buffer_commit() below, one atomic add (release) of
+ * @commit_add to the 64-bit slot word @commit_word when the reserve set
+ * it (Documentation/trace/ring-buffer-design.rst, "What programs
+ * inline").  An object's events register with the version it was built
+ * with (trace_add_event_call()); the library refuses, with one line on
+ * stderr, the events of an object built with another: their probes would
+ * commit in a way its ring buffer does not read.  Changes with anything
+ * those inline functions or that structure do or mean.
+ */
+#define USTRACE_RB_ABI			1
+
 /* Registry */
 __ustrace_visible struct trace_event_call *trace_find_event_call(const char *system,
 								 const char *name);
@@ -194,6 +208,8 @@ __ustrace_visible int trace_print_event(struct trace_seq *s, const void *entry,
  * names; the library exports them with the __ustrace_ prefix.
  */
 __ustrace_visible int __ustrace_add_event_call(struct trace_event_call *call);
+__ustrace_visible int __ustrace_add_event_call_abi(struct trace_event_call *call,
+						   unsigned int abi);
 __ustrace_visible int __ustrace_remove_event_call(struct trace_event_call *call);
 __ustrace_visible int __ustrace_add_eval_map(struct trace_eval_map *map);
 __ustrace_visible void __ustrace_remove_eval_map(struct trace_eval_map *map);
@@ -231,10 +247,13 @@ __ustrace_print_hex_dump_seq(struct trace_seq *p, const char *prefix_str, int pr
 			     int rowsize, int groupsize, const void *buf, size_t len,
 			     bool ascii);
 
-/* trace_add_event_call - register an event (its object's constructor) */
+/*
+ * trace_add_event_call - register an event (its object's constructor),
+ * with the USTRACE_RB_ABI the object is built with
+ */
 static inline int trace_add_event_call(struct trace_event_call *call)
 {
-	return __ustrace_add_event_call(call);
+	return __ustrace_add_event_call_abi(call, USTRACE_RB_ABI);
 }
 
 /* trace_remove_event_call - unregister an event (its object's destructor) */
@@ -284,7 +303,8 @@ static inline void *trace_event_buffer_reserve(struct trace_event_buffer *fbuffe
 
 /*
  * Release: the record is complete for whoever acquires the word (the
- * reader swapping the page out, an iterator).
+ * reader swapping the page out, an iterator).  Inlined into the
+ * program's probes: part of USTRACE_RB_ABI.
  */
 static inline void trace_event_buffer_commit(struct trace_event_buffer *fbuffer)
 {

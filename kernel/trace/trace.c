@@ -28,7 +28,6 @@
 #include <linux/trace_events.h>
 
 #include "../internal.h"
-#include "ring_buffer/rb_internal.h"
 #include "trace_array.h"
 #include "trace.h"
 
@@ -421,13 +420,10 @@ struct trace_iterator {
  */
 static bool buffer_clock_in_ns(struct trace_buffer *buffer)
 {
-	uint64_t (*clock)(void);
+	uint64_t (*clock)(void) = ring_buffer_get_clock(buffer);
 	const struct trace_clock *tc;
 	unsigned int i;
 
-	if (__atomic_load_n(&buffer->clock_local, __ATOMIC_RELAXED))
-		return true;
-	clock = __atomic_load_n(&buffer->clock, __ATOMIC_RELAXED);
 	for (i = 0; (tc = trace_clock_get(i)); i++)
 		if (tc->read == clock)
 			return tc->in_ns;

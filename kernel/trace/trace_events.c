@@ -219,19 +219,57 @@ static int event_layout_fields(struct trace_event_call *call, const unsigned int
 	return 0;
 }
 
+/*
+ * Objects built before trace_add_event_call() passed USTRACE_RB_ABI call
+ * __ustrace_add_event_call(): what they inline is version 1's.
+ */
+#define RB_ABI_UNVERSIONED	1
+
 /**
- * __ustrace_add_event_call - register an event (trace_add_event_call())
+ * __ustrace_add_event_call_abi - register an event (trace_add_event_call())
  * @call: the event, as stage 7 of <trace/trace_events.h> defines it
+ * @abi:  the USTRACE_RB_ABI of the object that defines it
  *
  * Called by the constructor of the object that defines the event.  An
- * event whose system and name are already registered is refused.
+ * event whose system and name are already registered is refused, and so
+ * is one of an object built with another USTRACE_RB_ABI: its probe
+ * inlines a commit this library's ring buffer does not read.  The first
+ * event refused so says it on stderr, once per process (an object defines
+ * its events together, and they all fail alike):
  *
- * Return: 0, -EEXIST, -EINVAL, -ENOSPC (no ids left) or -ENOMEM.
+ *	ustrace: event SYS:NAME was built for ring buffer ABI N, this
+ *	libustrace has ABI M: not registered (rebuild the program against
+ *	this library's headers)
+ *
+ * Return: 0, -EEXIST, -EINVAL, -EPROTO (another ABI), -ENOSPC (no ids
+ * left) or -ENOMEM.
  * Context: any thread; takes the event mutex.
+ */
+int __ustrace_add_event_call_abi(struct trace_event_call *call, unsigned int abi)
+{
+	static bool warned;
+
+	if (abi != USTRACE_RB_ABI) {
+		if (!call || !call->event_class || !call->name)
+			return -EINVAL;
+		if (!__atomic_exchange_n(&warned, true, __ATOMIC_RELAXED))
+			fprintf(stderr, "ustrace: event %s:%s was built for ring buffer ABI %u, "
+				"this libustrace has ABI %u: not registered (rebuild the "
+				"program against this library's headers)\n",
+				call->event_class->system, call->name, abi, USTRACE_RB_ABI);
+		return -EPROTO;
+	}
+	return trace_add_event_call_at(call, NULL);
+}
+
+/**
+ * __ustrace_add_event_call - register an event of an object built before
+ *	the ABI version was recorded (as __ustrace_add_event_call_abi() with
+ *	ABI 1)
  */
 int __ustrace_add_event_call(struct trace_event_call *call)
 {
-	return trace_add_event_call_at(call, NULL);
+	return __ustrace_add_event_call_abi(call, RB_ABI_UNVERSIONED);
 }
 
 /**

@@ -11,33 +11,14 @@
  * threads write into the buffer, read it through trace_pipe, or hold
  * pointers to it (every event file of the instance, open iterators, the
  * tracefs tree).  So the buffer objects stay where they are and trade
- * their pages instead:
+ * their pages: ring_buffer_swap(), whose comment in
+ * kernel/trace/ring_buffer/ring_buffer.c ("Trading pages") says why
+ * writers and readers of either buffer may go on meanwhile.
  *
- *	main (struct trace_buffer)         snapshot (struct trace_buffer)
- *	  cpu_base ──┐     ┌── cpu_base ◀─┐
- *	  cpus ──────┼──┐  │               │
- *	             ▼  ▼  ▼               │
- *	        mapping A   mapping B ◀────┘  (cpu_base, cpus, map, memfd
- *	                                      exchanged by the swap)
- *
- * The swap holds both buffers' mutexes, which reset, resize and the clock
- * take, and needs both to have the same number of pages per CPU; in a
- * probe it only tries them (pthread_mutex_trylock()) and a snapshot that
- * finds them busy is not taken (and counted).  Writers take no lock:
- *
- *  - a writer reads cpu_base once, reserves and fills its event in that
- *    mapping, and commits into the slot word of the page it reserved in;
- *  - the commit finds the page from the event's address, in either
- *    mapping (pair_base[] in struct trace_buffer), so an event reserved
- *    before a swap lands in the buffer it was reserved in, now the
- *    snapshot: the event that triggered a conditional snapshot is in it,
- *    as in the kernel;
- *  - readers look cpu_base and cpus up atomically and keep what they got
- *    for the rest of one operation: an iterator opened before a swap
- *    reads on in the pages it started with.
- *
- * The per-CPU structures keep the owner they were allocated with
- * (ring_buffer_per_cpu.buffer): it is only read to report corruption.
+ * The swap needs both buffers to have the same number of pages per CPU
+ * and takes both buffers' mutexes, which reset, resize, the clock and
+ * fork() take; in a probe it only tries them, and a snapshot that finds
+ * them busy is not taken (and counted).
  */
 #define __USTRACE_CORE
 #include <errno.h>
@@ -47,7 +28,6 @@
 #include <linux/ring_buffer.h>
 #include <linux/trace.h>
 
-#include "ring_buffer/rb_internal.h"
 #include "trace_array.h"
 #include "trace.h"
 #include "trace_filter.h"
@@ -81,83 +61,35 @@ static struct trace_snapshot *snapshots;
  * Trading pages
  */
 
-/* The pages of CPU @cpu's ring in @buffer; under its mutex. */
-static u32 ring_pages(struct trace_buffer *buffer, unsigned int cpu)
-{
-	return __atomic_load_n(&rb_cpu_buffer(buffer, (int)cpu)->meta->nr_slots,
-			       __ATOMIC_RELAXED);
-}
+struct cond_call {
+	const struct trace_snapshot *cs;
+	void *ctx;
+};
 
-/* Release: pairs with the acquire loads of rb_cpu_base() and rb_cpu_buffer(). */
-static void swap_ptr(char **a, char **b)
+/* Asked by ring_buffer_swap() with both buffers' mutexes held. */
+static bool cond_update(void *arg)
 {
-	char *t = *a;
+	const struct cond_call *cc = arg;
 
-	__atomic_store_n(a, *b, __ATOMIC_RELEASE);
-	__atomic_store_n(b, t, __ATOMIC_RELEASE);
+	return cc->cs->cond_update(cc->cs->cond_data, cc->ctx);
 }
 
 /*
- * Trade the pages of @main and @snap.  @wait: block on the mutexes (a
- * write to the snapshot file) rather than give up (a probe).  @cond (may
- * be NULL): asked with both mutexes held, as the kernel asks the
- * conditional snapshot's update() under max_lock; false: no swap.
+ * Trade the pages of @tr's buffer and its snapshot buffer.  @wait: block
+ * on the mutexes (a write to the snapshot file) rather than give up (a
+ * probe).  @cs (may be NULL): a conditional snapshot, whose update is
+ * asked with both mutexes held, as the kernel asks it under max_lock;
+ * false: no swap.
  * Return: 0, -EBUSY (a mutex was taken), -EINVAL (the sizes differ),
- * -ECANCELED (@cond said no).
+ * -ECANCELED (the update said no).
  */
-static int rb_swap_pages(struct trace_buffer *main, struct trace_buffer *snap, bool wait,
-			 const struct trace_snapshot *cs, void *ctx)
+static int snap_swap(struct trace_snapshot *snap, bool wait, const struct trace_snapshot *cs,
+		     void *ctx)
 {
-	struct ring_buffer_per_cpu *cpus;
-	int err = 0, fd;
-	void *map;
-	size_t size;
+	struct cond_call cc = { cs, ctx };
 
-	if (wait) {
-		pthread_mutex_lock(&main->mutex);
-		pthread_mutex_lock(&snap->mutex);
-	} else {
-		if (pthread_mutex_trylock(&main->mutex))
-			return -EBUSY;
-		if (pthread_mutex_trylock(&snap->mutex)) {
-			pthread_mutex_unlock(&main->mutex);
-			return -EBUSY;
-		}
-	}
-	for (unsigned int cpu = 0; cpu < main->nr_cpus; cpu++)
-		if (ring_pages(main, cpu) != ring_pages(snap, cpu))
-			err = -EINVAL;
-	if (!err && cs && !cs->cond_update(cs->cond_data, ctx))
-		err = -ECANCELED;
-	if (!err) {
-		swap_ptr(&main->cpu_base, &snap->cpu_base);
-		cpus = main->cpus;
-		__atomic_store_n(&main->cpus, snap->cpus, __ATOMIC_RELEASE);
-		__atomic_store_n(&snap->cpus, cpus, __ATOMIC_RELEASE);
-		map = main->map, main->map = snap->map, snap->map = map;
-		size = main->map_size, main->map_size = snap->map_size, snap->map_size = size;
-		fd = main->memfd, main->memfd = snap->memfd, snap->memfd = fd;
-		/* The snapshot's events are in the main buffer's clock. */
-		__atomic_store_n(&snap->clock, __atomic_load_n(&main->clock, __ATOMIC_RELAXED),
-				 __ATOMIC_RELAXED);
-		__atomic_store_n(&snap->clock_local,
-				 __atomic_load_n(&main->clock_local, __ATOMIC_RELAXED),
-				 __ATOMIC_RELAXED);
-	}
-	pthread_mutex_unlock(&snap->mutex);
-	pthread_mutex_unlock(&main->mutex);
-	return err;
-}
-
-/* From now on, either buffer's commits find pages in both mappings. */
-static void rb_pair(struct trace_buffer *main, struct trace_buffer *snap)
-{
-	char *a = rb_cpu_base(main), *b = rb_cpu_base(snap);
-
-	__atomic_store_n(&main->pair_base[0], a, __ATOMIC_RELAXED);
-	__atomic_store_n(&main->pair_base[1], b, __ATOMIC_RELAXED);
-	__atomic_store_n(&snap->pair_base[0], a, __ATOMIC_RELAXED);
-	__atomic_store_n(&snap->pair_base[1], b, __ATOMIC_RELAXED);
+	return ring_buffer_swap(snap->tr->buffer, snap->buffer, wait,
+				cs ? cond_update : NULL, &cc);
 }
 
 /* ------------------------------------------------------------------
@@ -187,13 +119,12 @@ static struct trace_snapshot *snap_get(struct trace_array *tr)
 	snap = calloc(1, sizeof(*snap));
 	if (!snap)
 		return NULL;
-	snap->buffer = ring_buffer_alloc(1, tr->buffer->flags);
+	snap->buffer = ring_buffer_alloc(1, ring_buffer_get_flags(tr->buffer));
 	if (!snap->buffer) {
 		free(snap);
 		return NULL;
 	}
 	snap->tr = tr;
-	rb_pair(tr->buffer, snap->buffer);
 	snap->next = snapshots;
 	snapshots = snap;
 	return snap;
@@ -255,7 +186,7 @@ void trace_snapshot_take(struct trace_snapshot *snap)
 		trace_array_tracing_switch(tr, false);
 		return;
 	}
-	if (rb_swap_pages(tr->buffer, snap->buffer, false, NULL, NULL))
+	if (snap_swap(snap, false, NULL, NULL))
 		__atomic_add_fetch(&snap->refused, 1, __ATOMIC_RELAXED);
 }
 
@@ -312,6 +243,19 @@ void *trace_snapshot_cond_data(struct trace_array *tr)
 	return snap ? __atomic_load_n(&snap->cond_data, __ATOMIC_ACQUIRE) : NULL;
 }
 
+struct cond_read {
+	void (*fn)(void *cond_data, void *arg);
+	void *cond_data;
+	void *arg;
+};
+
+static void cond_read(void *arg)
+{
+	struct cond_read *cr = arg;
+
+	cr->fn(cr->cond_data, cr->arg);
+}
+
 /**
  * trace_snapshot_cond_read - @fn(@cond_data, @arg) with the conditional
  *	snapshot's state stable (the mutex its update runs under)
@@ -324,11 +268,14 @@ void trace_snapshot_cond_read(struct trace_array *tr, void (*fn)(void *cond_data
 {
 	struct trace_snapshot *snap = snap_find(tr);
 
+	struct cond_read cr;
+
 	if (!snap || !snap->cond_data)
 		return;
-	pthread_mutex_lock(&tr->buffer->mutex);
-	fn(snap->cond_data, arg);
-	pthread_mutex_unlock(&tr->buffer->mutex);
+	cr.fn = fn;
+	cr.cond_data = snap->cond_data;
+	cr.arg = arg;
+	ring_buffer_call_locked(tr->buffer, cond_read, &cr);
 }
 
 /**
@@ -341,12 +288,11 @@ void trace_snapshot_cond_read(struct trace_array *tr, void (*fn)(void *cond_data
  */
 void trace_snapshot_cond_take(struct trace_snapshot *snap, void *ctx)
 {
-	struct trace_array *tr = snap->tr;
 	int err;
 
 	if (!__atomic_load_n(&snap->cond_data, __ATOMIC_ACQUIRE))
 		return;
-	err = rb_swap_pages(tr->buffer, snap->buffer, false, snap, ctx);
+	err = snap_swap(snap, false, snap, ctx);
 	if (err && err != -ECANCELED)
 		__atomic_add_fetch(&snap->refused, 1, __ATOMIC_RELAXED);
 }
@@ -426,7 +372,7 @@ int trace_array_snapshot_write(struct trace_array *tr, unsigned long val)
 	} else if (val == 1) {
 		err = trace_snapshot_alloc_locked(tr, &snap);
 		if (!err)
-			err = rb_swap_pages(tr->buffer, snap->buffer, true, NULL, NULL) ? -EBUSY : 0;
+			err = snap_swap(snap, true, NULL, NULL) ? -EBUSY : 0;
 	} else if (snap->allocated) {
 		ring_buffer_reset(snap->buffer);
 	}

@@ -5,7 +5,8 @@
 #   rb-layout        pages byte for byte, decoded from the format alone and
 #                    by libtraceevent's kbuffer (skipped when pkg-config
 #                    does not find libtraceevent); the reader API, the
-#                    accounting, resize, reset, the clocks; one thread
+#                    accounting, resize, reset, the clocks, swapping two
+#                    buffers (snapshots); one thread
 #   rb-torture       more writers than CPUs, preempted and migrated in the
 #                    middle of events, nesting and discarding, against a
 #                    consuming reader, an iterator and (some phases) a
@@ -13,6 +14,10 @@
 #                    read + overrun + dropped + commit overrun == written.
 #                    Six phases of 0.7 s (RB_TORTURE_SECONDS)
 #   rb-torture-long  the same, 20 s a phase, run by "make stress"
+#   rb-swap          ring_buffer_swap() as fast as it goes while threads
+#                    write (yielding inside their events): every committed
+#                    event in one buffer or the other, once, intact, and
+#                    the counters add up
 
 rb-kbuffer-cflags := $(shell $(PKG_CONFIG) --cflags libtraceevent 2>/dev/null)
 rb-kbuffer-libs	:= $(shell $(PKG_CONFIG) --libs libtraceevent 2>/dev/null)
@@ -24,6 +29,7 @@ endif
 
 $(call add-prog,$(d)/rb-torture,$(d)/torture.c)
 $(call add-prog,$(d)/rb-torture-long,$(d)/torture-long.c)
+$(call add-prog,$(d)/rb-swap,$(d)/swap.c)
 
-TEST_PROGS += $(d)/rb-layout $(d)/rb-torture
+TEST_PROGS += $(d)/rb-layout $(d)/rb-torture $(d)/rb-swap
 STRESS_PROGS += $(d)/rb-torture-long

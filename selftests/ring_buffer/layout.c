@@ -900,6 +900,98 @@ static void test_clocks(void)
 	}
 }
 
+/* ring_buffer_swap()'s cond, counting its calls. */
+static int cond_calls;
+
+static bool cond_no(void *arg)
+{
+	(void)arg;
+	cond_calls++;
+	return false;
+}
+
+/* Under ring_buffer_call_locked(): a swap that only tries finds it busy. */
+static void swap_from_locked(void *arg)
+{
+	struct trace_buffer **ab = arg;
+
+	cond_calls = ring_buffer_swap(ab[0], ab[1], false, NULL, NULL);
+}
+
+/*
+ * Two buffers trade their pages: the events, the counters and the clock
+ * go with them, an event reserved before the swap is committed where it
+ * was reserved, and the kernel's refusals hold.
+ */
+static void test_swap(void)
+{
+	struct trace_buffer *a = new_buffer(2, RB_FL_OVERWRITE);
+	struct trace_buffer *b = new_buffer(2, 0);
+	struct trace_buffer *c = new_buffer(2, 0);
+	struct trace_buffer *ab[2] = { a, b };
+	struct ring_buffer_event *event, *open;
+
+	ASSERT_TRUE(a && b && c);
+	EXPECT_EQ(RB_FL_OVERWRITE, ring_buffer_get_flags(a));
+	EXPECT_EQ(0, ring_buffer_get_flags(b));
+	EXPECT_EQ(0, ring_buffer_get_flags(NULL));
+	EXPECT_TRUE(ring_buffer_get_clock(a) == rb_test_clock);
+	EXPECT_TRUE(ring_buffer_get_clock(NULL) == NULL);
+	ring_buffer_set_clock(b, trace_clock_counter);
+	EXPECT_TRUE(ring_buffer_get_clock(b) == trace_clock_counter);
+
+	ASSERT_EQ(0, write_indexed(a, 0, 3));
+	ASSERT_EQ(0, write_indexed(b, 100, 1));
+	EXPECT_EQ(-EINVAL, ring_buffer_swap(a, a, true, NULL, NULL));
+	EXPECT_EQ(-EINVAL, ring_buffer_swap(NULL, b, true, NULL, NULL));
+	cond_calls = 0;
+	EXPECT_EQ(-ECANCELED, ring_buffer_swap(a, b, false, cond_no, NULL));
+	EXPECT_EQ(1, cond_calls);
+	EXPECT_EQ(3, ring_buffer_entries(a));
+	ring_buffer_call_locked(a, swap_from_locked, ab);
+	EXPECT_EQ(-EBUSY, cond_calls);
+	EXPECT_EQ(3, ring_buffer_entries(a));
+
+	/* Reserved in a's pages, committed after they went to b. */
+	open = ring_buffer_lock_reserve(a, EV28);
+	ASSERT_TRUE(open != NULL);
+	memset(ring_buffer_event_data(open), 0, EV28);
+	memcpy(ring_buffer_event_data(open), &(unsigned int){ 3 }, sizeof(unsigned int));
+	EXPECT_EQ(0, ring_buffer_swap(a, b, false, NULL, NULL));
+	EXPECT_EQ(0, ring_buffer_unlock_commit(a, open));
+	EXPECT_EQ(1, ring_buffer_entries(a));
+	EXPECT_EQ(4, ring_buffer_entries(b));
+	EXPECT_TRUE(ring_buffer_get_clock(b) == rb_test_clock);
+	EXPECT_TRUE(ring_buffer_get_clock(a) == rb_test_clock);
+	/* The flags stay with the buffer: a still overwrites. */
+	EXPECT_EQ(RB_FL_OVERWRITE, ring_buffer_get_flags(a));
+	for (unsigned int i = 0; i < 4; i++) {
+		event = ring_buffer_consume(b, test_cpu, NULL, NULL);
+		ASSERT_TRUE(event != NULL);
+		EXPECT_EQ(i, index_of(event));
+	}
+	EXPECT_TRUE(ring_buffer_consume(b, test_cpu, NULL, NULL) == NULL);
+	event = ring_buffer_consume(a, test_cpu, NULL, NULL);
+	ASSERT_TRUE(event != NULL);
+	EXPECT_EQ(100, index_of(event));
+
+	/* A second swap trades back: a holds what b had. */
+	ASSERT_EQ(0, write_indexed(a, 200, 1));
+	EXPECT_EQ(0, ring_buffer_swap(a, b, true, NULL, NULL));
+	EXPECT_EQ(0, ring_buffer_entries(a));
+	EXPECT_EQ(1, ring_buffer_entries(b));
+
+	/* Paired: not with a third buffer; and not when the sizes differ. */
+	EXPECT_EQ(-EINVAL, ring_buffer_swap(a, c, true, NULL, NULL));
+	ASSERT_EQ(0, ring_buffer_resize(b, 4 * RB_PAGE_DATA_SIZE, RING_BUFFER_ALL_CPUS));
+	EXPECT_EQ(-EINVAL, ring_buffer_swap(a, b, true, NULL, NULL));
+	EXPECT_EQ(1, ring_buffer_entries(b));
+	ring_buffer_call_locked(NULL, swap_from_locked, ab);
+	ring_buffer_free(c);
+	ring_buffer_free(b);
+	ring_buffer_free(a);
+}
+
 int main(void)
 {
 	ksft_print_header();
@@ -907,7 +999,7 @@ int main(void)
 	if (nr_all_cpus < 1 || rb_test_pin(all_cpus[0]))
 		ksft_exit_skip("cannot pin to a CPU\n");
 	test_cpu = all_cpus[0];
-	ksft_set_plan(17);
+	ksft_set_plan(18);
 	KSFT_RUN(test_header_text);
 	KSFT_RUN(test_golden_page);
 	KSFT_RUN(test_kbuffer_golden);
@@ -925,5 +1017,6 @@ int main(void)
 	KSFT_RUN(test_resize_idle);
 	KSFT_RUN(test_bad_arguments);
 	KSFT_RUN(test_clocks);
+	KSFT_RUN(test_swap);
 	ksft_finished();
 }

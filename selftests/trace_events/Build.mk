@@ -11,6 +11,8 @@
 #   compile-fail.sh  TRACE_EVENT() misuse that must not compile; a clean
 #               header that compiles with -Werror (C, and a user as C++)
 #   sample.sh   what samples/trace_events/trace-events-sample prints
+#   abi.sh      an object built against another USTRACE_RB_ABI: its
+#               events refused with one line on stderr, the trace intact
 
 te-tep-cflags	:= $(shell $(PKG_CONFIG) --cflags libtraceevent 2>/dev/null)
 te-tep-libs	:= $(shell $(PKG_CONFIG) --libs libtraceevent 2>/dev/null)

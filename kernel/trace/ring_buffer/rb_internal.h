@@ -103,12 +103,13 @@ struct trace_buffer {
 	struct ring_buffer_per_cpu *cpus;
 
 	/*
-	 * A buffer and its snapshot buffer trade their pages
-	 * (trace_snapshot.c): cpu_base, cpus, map and memfd move between the
-	 * two under both mutexes, cpu_base and cpus read atomically by those
-	 * who do not hold them.  pair_base[] are the cpu_base of both, fixed
-	 * once paired: a writer that reserved before a swap commits into the
-	 * pages it reserved in, wherever they went.
+	 * Two buffers trade their pages (ring_buffer_swap(), "Trading
+	 * pages" in ring_buffer.c): cpu_base, cpus, map and memfd move
+	 * between the two under both mutexes, cpu_base and cpus read
+	 * atomically by those who do not hold them.  pair_base[] are the
+	 * cpu_base of both, fixed by their first swap: a writer that
+	 * reserved before a swap commits into the pages it reserved in,
+	 * wherever they went.
 	 */
 	char *pair_base[2];
 
@@ -270,7 +271,7 @@ static inline u32 rb_reserved_size(const u32 *ev)
  */
 
 /*
- * Acquire: a snapshot swap (trace_snapshot.c) may have just given the
+ * Acquire: a swap (ring_buffer_swap()) may have just given the
  * buffer pages set up by another thread; pairs with its release stores.
  * A plain load on x86.
  */

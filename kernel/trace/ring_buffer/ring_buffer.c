@@ -1116,6 +1116,12 @@ void ring_buffer_change_overwrite(struct trace_buffer *buffer, int val)
 		__atomic_and_fetch(&buffer->flags, ~RB_FL_OVERWRITE, __ATOMIC_RELAXED);
 }
 
+/** ring_buffer_get_flags - the RB_FL_* flags @buffer has now (0 for NULL) */
+unsigned int ring_buffer_get_flags(struct trace_buffer *buffer)
+{
+	return buffer ? __atomic_load_n(&buffer->flags, __ATOMIC_RELAXED) : 0;
+}
+
 /* ------------------------------------------------------------------
  * Recording on and off
  */
@@ -1206,6 +1212,20 @@ void ring_buffer_set_clock(struct trace_buffer *buffer, uint64_t (*clock)(void))
 	pthread_mutex_unlock(&buffer->mutex);
 }
 
+/**
+ * ring_buffer_get_clock - the clock events are stamped with
+ *
+ * Return: what ring_buffer_set_clock() set last (trace_clock_local for a
+ * new buffer; after ring_buffer_swap(), the clock of the buffer whose
+ * events moved in), or NULL for a NULL @buffer.
+ */
+uint64_t (*ring_buffer_get_clock(struct trace_buffer *buffer))(void)
+{
+	if (!buffer)
+		return NULL;
+	return __atomic_load_n(&buffer->clock, __ATOMIC_RELAXED);
+}
+
 /** ring_buffer_time_stamp - the buffer's clock, now */
 uint64_t ring_buffer_time_stamp(struct trace_buffer *buffer)
 {
@@ -1232,6 +1252,184 @@ void ring_buffer_set_time_stamp_abs(struct trace_buffer *buffer, bool abs)
 bool ring_buffer_time_stamp_abs(struct trace_buffer *buffer)
 {
 	return buffer && __atomic_load_n(&buffer->time_stamp_abs, __ATOMIC_RELAXED);
+}
+
+/* ------------------------------------------------------------------
+ * Trading pages: snapshots
+ *
+ * The kernel's ring_buffer_swap_cpu() exchanges two per-CPU buffers under
+ * a spinlock with interrupts off, and update_max_tr() swaps the two
+ * buffers' pointers.  Neither works here: a swap may be asked for from a
+ * probe, in any thread, while other threads write into either buffer,
+ * read it through trace_pipe, or hold pointers to it (every event file of
+ * an instance, open iterators, the tracefs tree); and a buffer's CPUs
+ * share one mapping.  So the two buffer objects stay where they are and
+ * trade their pages instead, all CPUs at once:
+ *
+ *	a (struct trace_buffer)            b (struct trace_buffer)
+ *	  cpu_base ──┐     ┌── cpu_base ◀─┐
+ *	  cpus ──────┼──┐  │               │
+ *	             ▼  ▼  ▼               │
+ *	        mapping A   mapping B ◀────┘  (cpu_base, cpus, map, memfd
+ *	                                      exchanged by the swap)
+ *
+ * The swap holds both buffers' mutexes, which reset, resize and the clock
+ * take, and needs both to have the same number of pages per CPU; with
+ * @wait false it only tries them (pthread_mutex_trylock()).  Writers take
+ * no lock:
+ *
+ *  - a writer reads cpu_base once (rb_cpu_base(), an acquire that pairs
+ *    with the release stores below), reserves and fills its event in that
+ *    mapping, and commits into the slot word of the page it reserved in;
+ *  - the commit finds the page from the event's address, in either
+ *    mapping (rb_locate(): cpu_base, then pair_base[]), so an event
+ *    reserved before a swap lands in the buffer it was reserved in, now
+ *    the other one: the event that triggered a conditional snapshot is in
+ *    the snapshot, as in the kernel.  pair_base[] is set by the first
+ *    swap, before cpu_base changes, and never changes again: a writer
+ *    that sees the new cpu_base (acquire) sees pair_base too;
+ *  - readers look cpu_base and cpus up atomically (rb_cpu_buffer(), an
+ *    acquire) and keep what they got for the rest of one operation: an
+ *    iterator opened before a swap reads on in the pages it started with.
+ *
+ * The per-CPU structures keep the owner they were allocated with
+ * (ring_buffer_per_cpu.buffer): it is only read to report corruption.
+ */
+
+/* Both buffers' mutexes: 0 or -EBUSY (nothing held then). */
+static int rb_lock_pair(struct trace_buffer *a, struct trace_buffer *b, bool wait)
+{
+	if (wait) {
+		pthread_mutex_lock(&a->mutex);
+		pthread_mutex_lock(&b->mutex);
+		return 0;
+	}
+	if (pthread_mutex_trylock(&a->mutex))
+		return -EBUSY;
+	if (pthread_mutex_trylock(&b->mutex)) {
+		pthread_mutex_unlock(&a->mutex);
+		return -EBUSY;
+	}
+	return 0;
+}
+
+/*
+ * Whether @a and @b may trade pages: paired with each other (or neither
+ * with anything yet), and as many pages on each CPU.  Under both mutexes.
+ */
+static bool rb_swappable(struct trace_buffer *a, struct trace_buffer *b)
+{
+	char *pa = a->pair_base[0], *pb = b->pair_base[0];
+
+	if (a->nr_cpus != b->nr_cpus)
+		return false;
+	if (pa || pb) {
+		if (pa != pb || a->pair_base[1] != b->pair_base[1])
+			return false;
+	}
+	for (unsigned int cpu = 0; cpu < a->nr_cpus; cpu++)
+		if (a->cpus[cpu].meta->nr_slots != b->cpus[cpu].meta->nr_slots)
+			return false;
+	return true;
+}
+
+/**
+ * ring_buffer_swap - trade the pages of two buffers (a snapshot)
+ * @a:    the buffer being recorded into (an instance's)
+ * @b:    the other (its snapshot buffer), allocated after @a: the swap
+ *	  takes @a's mutex first, the order fork() takes them in
+ *	  (ring_buffer_fork.c)
+ * @wait: block on the buffers' mutexes; false (from a probe): give up
+ *	  with -EBUSY when a resize, a reset, a clock change, a fork or
+ *	  another swap holds either
+ * @cond: NULL, or asked with both mutexes held, just before the swap,
+ *	  whether to make it (the kernel asks a conditional snapshot's
+ *	  update() under max_lock); it must not call into either buffer
+ * @cond_arg: for @cond
+ *
+ * The whole-buffer form of the kernel's ring_buffer_swap_cpu(): every
+ * CPU's pages (a buffer's CPUs share one mapping), their counters and
+ * the reader's state move from @a to @b and back; @b gets @a's clock
+ * too, so that the events that moved in print in the clock they were
+ * stamped with.  @a and @b are paired by their first swap and may only
+ * be swapped with each other from then on.  Writers and readers of either
+ * buffer go on meanwhile; an event reserved before the swap is committed
+ * into the pages it was reserved in.
+ *
+ * Return: 0; -EINVAL: a NULL or the same buffer twice, buffers of other
+ * sizes (the kernel's answer for CPUs whose sizes differ), or a buffer
+ * paired with another; -EBUSY: @wait false and a mutex was held;
+ * -ECANCELED: @cond said no.
+ * Context: any thread; never blocks when @wait is false.
+ */
+int ring_buffer_swap(struct trace_buffer *a, struct trace_buffer *b, bool wait,
+		     bool (*cond)(void *cond_arg), void *cond_arg)
+{
+	struct ring_buffer_per_cpu *cpus;
+	char *base;
+	void *map;
+	size_t size;
+	int err, fd;
+
+	if (!a || !b || a == b)
+		return -EINVAL;
+	err = rb_lock_pair(a, b, wait);
+	if (err)
+		return err;
+	if (!rb_swappable(a, b))
+		err = -EINVAL;
+	else if (cond && !cond(cond_arg))
+		err = -ECANCELED;
+	if (err)
+		goto out;
+	if (!a->pair_base[0]) {
+		/* Before cpu_base changes: see rb_locate(). */
+		char *pa = a->cpu_base, *pb = b->cpu_base;
+
+		__atomic_store_n(&a->pair_base[0], pa, __ATOMIC_RELAXED);
+		__atomic_store_n(&a->pair_base[1], pb, __ATOMIC_RELAXED);
+		__atomic_store_n(&b->pair_base[0], pa, __ATOMIC_RELAXED);
+		__atomic_store_n(&b->pair_base[1], pb, __ATOMIC_RELAXED);
+	}
+	/* Release: pairs with the acquire loads of rb_cpu_base() and rb_cpu_buffer(). */
+	base = a->cpu_base;
+	__atomic_store_n(&a->cpu_base, b->cpu_base, __ATOMIC_RELEASE);
+	__atomic_store_n(&b->cpu_base, base, __ATOMIC_RELEASE);
+	cpus = a->cpus;
+	__atomic_store_n(&a->cpus, b->cpus, __ATOMIC_RELEASE);
+	__atomic_store_n(&b->cpus, cpus, __ATOMIC_RELEASE);
+	/* Read only at allocation and by ring_buffer_free(). */
+	map = a->map, a->map = b->map, b->map = map;
+	size = a->map_size, a->map_size = b->map_size, b->map_size = size;
+	fd = a->memfd, a->memfd = b->memfd, b->memfd = fd;
+	/* @b's events now are @a's, in @a's clock. */
+	__atomic_store_n(&b->clock, __atomic_load_n(&a->clock, __ATOMIC_RELAXED),
+			 __ATOMIC_RELAXED);
+	__atomic_store_n(&b->clock_local, __atomic_load_n(&a->clock_local, __ATOMIC_RELAXED),
+			 __ATOMIC_RELAXED);
+	rb_update_fast(b);
+out:
+	pthread_mutex_unlock(&b->mutex);
+	pthread_mutex_unlock(&a->mutex);
+	return err;
+}
+
+/**
+ * ring_buffer_call_locked - @fn(@arg) excluded from swaps
+ *
+ * Runs @fn with @buffer's mutex held: no ring_buffer_swap() of @buffer,
+ * and so no @cond of one, runs meanwhile (nor a resize, a reset or a
+ * clock change).  For state that a swap's @cond updates, read elsewhere
+ * (a conditional snapshot's).  @fn must not call into @buffer.
+ * Context: not a probe; blocks.
+ */
+void ring_buffer_call_locked(struct trace_buffer *buffer, void (*fn)(void *arg), void *arg)
+{
+	if (!buffer || !fn)
+		return;
+	pthread_mutex_lock(&buffer->mutex);
+	fn(arg);
+	pthread_mutex_unlock(&buffer->mutex);
 }
 
 /* ------------------------------------------------------------------
