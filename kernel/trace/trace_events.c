@@ -479,6 +479,59 @@ static noinline void *event_reserve_generic(struct trace_event_buffer *fbuffer,
 }
 
 /*
+ * A filtered event without triggers is written first into a scratch
+ * record of its thread and filtered there, as the kernel's
+ * trace_buffered_event: one the filter rejects never touches the ring
+ * buffer (no clock read, no reservation, nothing to discard); one it
+ * passes is copied in with ring_buffer_write().  The commit knows it by
+ * fbuffer->event == NULL, with the record's length in commit_add (the
+ * fields of struct trace_event_buffer keep their meaning for programs:
+ * commit_word is NULL, so the commit comes to the library).  A thread
+ * uses its scratch record once at a time: an event fired meanwhile (from
+ * a signal handler, or from the filter's own code) and records larger
+ * than the scratch take the ring buffer path.  Initial-exec, like
+ * cached_tid: 256 bytes of the static TLS block.
+ */
+#define EVENT_SCRATCH_SIZE	256
+
+static __thread struct {
+	bool		busy;
+	unsigned long	rec[EVENT_SCRATCH_SIZE / sizeof(unsigned long)];
+} event_scratch __attribute__((__tls_model__("initial-exec")));
+
+static void *event_reserve_scratch(struct trace_event_buffer *fbuffer,
+				   struct trace_event_file *file, unsigned long len, int pid)
+{
+	struct trace_entry *entry = (struct trace_entry *)event_scratch.rec;
+
+	event_scratch.busy = true;
+	fbuffer->commit_word = NULL;
+	fbuffer->commit_add = len;
+	fbuffer->event = NULL;
+	fbuffer->buffer = file->buffer;
+	fbuffer->trace_file = file;
+	fbuffer->entry = entry;
+	entry->type = file->id;
+	entry->flags = 0;
+	entry->preempt_count = 0;
+	entry->pid = pid;
+	return entry;
+}
+
+/* The commit of a scratch record: filter, then copy in if it passes. */
+static noinline void event_commit_scratch(struct trace_event_buffer *fbuffer,
+					  unsigned long flags)
+{
+	struct trace_event_file *file = fbuffer->trace_file;
+	unsigned int len = (unsigned int)fbuffer->commit_add;
+
+	if (!(flags & EVENT_FILE_FL_SOFT_DISABLED) &&
+	    (!(flags & EVENT_FILE_FL_FILTERED) || trace_filter_match(file, fbuffer->entry, len)))
+		ring_buffer_write(fbuffer->buffer, len, fbuffer->entry);
+	event_scratch.busy = false;
+}
+
+/*
  * The probe's slow path: the file is soft disabled, pid filtered,
  * filtered or has triggers (the kernel's trace_trigger_soft_disabled()
  * and the filter check of the commit).
@@ -496,6 +549,9 @@ static noinline void *event_reserve_slow(struct trace_event_buffer *fbuffer,
 			return NULL;
 	} else if (flags & EVENT_FILE_FL_SOFT_DISABLED) {
 		return NULL;
+	} else if ((flags & (EVENT_FILE_FL_FILTERED | EVENT_FILE_FL_TRIGGER_COND)) ==
+		   EVENT_FILE_FL_FILTERED && len <= EVENT_SCRATCH_SIZE && !event_scratch.busy) {
+		return event_reserve_scratch(fbuffer, file, len, pid);
 	}
 	return event_reserve_generic(fbuffer, file, len, pid);
 }
@@ -544,6 +600,10 @@ void __ustrace_event_buffer_commit(struct trace_event_buffer *fbuffer)
 	unsigned long flags = __atomic_load_n(&file->flags, __ATOMIC_RELAXED);
 	unsigned int len, tt = 0;
 
+	if (!fbuffer->event) {
+		event_commit_scratch(fbuffer, flags);
+		return;
+	}
 	if (likely(!(flags & (EVENT_FILE_FL_FILTERED | EVENT_FILE_FL_TRIGGER_COND)))) {
 		ring_buffer_unlock_commit(fbuffer->buffer, fbuffer->event);
 		return;

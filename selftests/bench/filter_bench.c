@@ -6,9 +6,9 @@
  * predicates that passes, one that rejects at its last predicate, one
  * that rejects at its first; and event_filter_match() alone on a record.
  *
- * A filtered event takes the engine's slow path (a reserve that the
- * commit can discard), so "passes" is that path plus the three
- * predicates; a rejected event is discarded before it is committed.
+ * A filtered event is written into its thread's scratch record and
+ * filtered there: "passes" is that, the three predicates and a copy into
+ * the ring buffer; a rejected event never reaches the ring buffer.
  *
  * Prints ns per event, one thread pinned to the first CPU of the
  * affinity mask, best of BENCH_REPS runs; USTRACE_BENCH_EVENTS sets the

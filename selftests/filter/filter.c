@@ -19,6 +19,7 @@
 
 #define CREATE_TRACE_POINTS
 #include "flt-kinds.h"
+#include "flt-nest.h"
 #include "flt-sched.h"
 #include "flt-signal.h"
 
@@ -471,6 +472,81 @@ static void rejected_costs_nothing(void)
 	EXPECT_EQ(0, trace_array_destroy(tr));
 }
 
+static void nest_fire(int v)
+{
+	trace_flt_small(7);
+	trace_flt_small(v);
+}
+
+/* The records of @tr in time order, as "event v after" lines, into @out. */
+static void nest_records(struct trace_array *tr, char *out, size_t size)
+{
+	struct trace_buffer *buffer = trace_array_buffer(tr);
+	struct trace_event_call *small = call_of("flt_test", "flt_small");
+	size_t len = 0;
+
+	out[0] = '\0';
+	for (int cpu = 0; cpu < ring_buffer_nr_cpus(buffer); cpu++) {
+		struct ring_buffer_event *ev;
+		uint64_t ts;
+
+		while ((ev = ring_buffer_consume(buffer, cpu, &ts, NULL))) {
+			const struct trace_entry *ent = ring_buffer_event_data(ev);
+			const int *f = (const int *)(ent + 1);
+
+			if (ent->type == small->id)
+				len += snprintf(out + len, size - len, "small %d;", f[0]);
+			else
+				len += snprintf(out + len, size - len, "nest %d %d %u;", f[0], f[2],
+						(unsigned int)f[1] >> 16);
+			if (len >= size)
+				return;
+		}
+	}
+}
+
+/*
+ * A filtered event is written into its thread's scratch record and
+ * filtered there: events fired while it is being written (here from its
+ * own assignment, as from a signal handler) must not overwrite it, and a
+ * record too large for the scratch is filtered in the ring buffer; what
+ * passes is recorded whole, what is rejected leaves nothing.
+ */
+static void nested_and_large(void)
+{
+	struct trace_array *tr = trace_array_create("nest");
+	struct trace_event_call *nest = call_of("flt_nest", "flt_nest");
+	struct trace_event_call *small = call_of("flt_test", "flt_small");
+	char big[600], got[512];
+	cpu_set_t old, one;
+
+	ASSERT_TRUE(tr != NULL);
+	/* One CPU: the records come back in order, CPU by CPU. */
+	ASSERT_EQ(0, sched_getaffinity(0, sizeof(old), &old));
+	CPU_ZERO(&one);
+	CPU_SET(sched_getcpu(), &one);
+	ASSERT_EQ(0, sched_setaffinity(0, sizeof(one), &one));
+	memset(big, 'x', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	EXPECT_EQ(0, trace_array_set_clr_event(tr, "flt_nest", "flt_nest", 1));
+	EXPECT_EQ(0, trace_array_set_clr_event(tr, "flt_test", "flt_small", 1));
+	EXPECT_EQ(0, trace_array_set_filter(tr, nest, "v == 1 || v == 3", NULL));
+	EXPECT_EQ(0, trace_array_set_filter(tr, small, "s32v == 7 || s32v == 1", NULL));
+
+	flt_nest_hook = nest_fire;
+	trace_flt_nest(1, "one");	/* small 7, small 1, nest 1: all pass */
+	trace_flt_nest(2, "two");	/* small 7 passes, small 2 and nest 2 do not */
+	flt_nest_hook = NULL;
+	trace_flt_nest(3, big);		/* passes, 600-byte string: no scratch */
+	trace_flt_nest(4, big);		/* rejected in the ring buffer */
+	nest_records(tr, got, sizeof(got));
+	if (strcmp(got, "small 7;small 1;nest 1 1001 4;small 7;nest 3 1003 600;"))
+		ksft_print_msg("records: %s\n", got);
+	EXPECT_EQ(0, strcmp(got, "small 7;small 1;nest 1 1001 4;small 7;nest 3 1003 600;"));
+	EXPECT_EQ(0, trace_array_destroy(tr));
+	sched_setaffinity(0, sizeof(old), &old);
+}
+
 /*
  * The filter lives on the instance's event: it waits for the event to be
  * enabled, stays when it is disabled, does not touch other instances,
@@ -677,7 +753,7 @@ static void churn(void)
 int main(void)
 {
 	ksft_print_header();
-	ksft_set_plan(11);
+	ksft_set_plan(12);
 	KSFT_RUN(kernel_texts_match);
 	KSFT_RUN(documented_examples);
 	KSFT_RUN(operators_and_fields);
@@ -685,6 +761,7 @@ int main(void)
 	KSFT_RUN(comm_field);
 	KSFT_RUN(cpus_and_function);
 	KSFT_RUN(rejected_costs_nothing);
+	KSFT_RUN(nested_and_large);
 	KSFT_RUN(filter_per_instance);
 	KSFT_RUN(system_filters);
 	KSFT_RUN(compile_api);
