@@ -85,6 +85,12 @@ rb_reserve_fast(struct trace_buffer *buffer, unsigned long length,
 	old.ts = __atomic_load_n(&meta->tail.ts, __ATOMIC_RELAXED);
 	now = tc_local_tsc();
 	for (;;) {
+		/*
+		 * Still on @cpu after the clock read, or the time is another
+		 * CPU's: the generic path starts over (rb_moved()).
+		 */
+		if (unlikely(__atomic_load_n(cpu_id, __ATOMIC_RELAXED) != cpu))
+			return NULL;
 		ts = rb_later(now, old.ts);
 		delta = ts - old.ts;
 		size = evsize + (delta > TS_MASK ? RB_LEN_TIME_EXTEND : 0);

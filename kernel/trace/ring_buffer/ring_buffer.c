@@ -117,6 +117,30 @@ static __always_inline unsigned int rb_this_cpu(const struct trace_buffer *buffe
 	return rb_this_cpu_slow(buffer);
 }
 
+/*
+ * The thread left @cpu since it chose that ring: a time read before this
+ * says nothing of what ran on @cpu then (the kernel's writers cannot
+ * migrate while they reserve; ours can).  The writer then starts over on
+ * the CPU it is on.  A thread that moved away and back between the two
+ * loads is not seen; without rseq nothing is.
+ */
+static __always_inline bool rb_moved(const struct trace_buffer *buffer, unsigned int cpu)
+{
+#ifdef RB_HAVE_RSEQ
+	const u32 *cpu_id = (const u32 *)((char *)__builtin_thread_pointer() + __rseq_offset +
+					  offsetof(struct rseq, cpu_id));
+	u32 now = __atomic_load_n(cpu_id, __ATOMIC_RELAXED);
+
+	return unlikely(now != cpu && now < buffer->nr_cpus);
+#else
+	(void)buffer, (void)cpu;
+	return false;
+#endif
+}
+
+/* rb_reserve_slow() when the writer moved: start over. */
+#define RB_RESERVE_MOVED	((struct ring_buffer_event *)-1)
+
 /* ------------------------------------------------------------------
  * Integrity
  */
@@ -268,6 +292,7 @@ rb_reserve_slow(struct trace_buffer *buffer, char *region, u32 evsize)
 {
 	struct rb_cpu_meta *meta = (struct rb_cpu_meta *)region;
 	bool abs = __atomic_load_n(&buffer->time_stamp_abs, __ATOMIC_RELAXED);
+	unsigned int cpu = (unsigned int)rb_region_cpu(buffer, region);
 	struct ring_buffer_event *event = NULL;
 	struct rb_tail old, new, seen;
 	u32 npage, nslot, off, size;
@@ -290,6 +315,10 @@ rb_reserve_slow(struct trace_buffer *buffer, char *region, u32 evsize)
 			goto out;
 		}
 		ts = rb_later(rb_clock(buffer), old.ts);
+		if (rb_moved(buffer, cpu)) {
+			event = RB_RESERVE_MOVED;
+			goto out;
+		}
 		delta = ts - old.ts;
 		ext = abs || delta > TS_MASK;
 		size = evsize + (ext ? RB_LEN_TIME_EXTEND : 0);
@@ -353,10 +382,12 @@ static noinline struct ring_buffer_event *rb_refuse(char *region)
 static noinline struct ring_buffer_event *
 rb_reserve_generic(struct trace_buffer *buffer, unsigned long length)
 {
+	struct ring_buffer_event *event;
 	struct rb_cpu_meta *meta;
 	struct rb_tail old, new;
 	u32 evsize, size, off;
 	u64 now, ts, delta;
+	unsigned int cpu;
 	char *region;
 	bool ext, abs;
 
@@ -364,7 +395,9 @@ rb_reserve_generic(struct trace_buffer *buffer, unsigned long length)
 		errno = EBUSY;
 		return NULL;
 	}
-	region = rb_region(buffer, rb_this_cpu(buffer));
+again:
+	cpu = rb_this_cpu(buffer);
+	region = rb_region(buffer, cpu);
 	meta = (struct rb_cpu_meta *)region;
 	/* A write refused because recording is off is not a loss. */
 	if (unlikely(__atomic_load_n(&meta->record_disabled, __ATOMIC_RELAXED))) {
@@ -379,13 +412,19 @@ rb_reserve_generic(struct trace_buffer *buffer, unsigned long length)
 	old.ts = __atomic_load_n(&meta->tail.ts, __ATOMIC_RELAXED);
 	now = rb_clock(buffer);
 	for (;;) {
+		if (rb_moved(buffer, cpu))
+			goto again;
 		ts = rb_later(now, old.ts);
 		delta = ts - old.ts;
 		ext = abs || delta > TS_MASK;
 		size = evsize + (ext ? RB_LEN_TIME_EXTEND : 0);
 		off = rb_pos_off(old.pos);
-		if (off + size > RB_DATA_SIZE)
-			return rb_reserve_slow(buffer, region, evsize);
+		if (off + size > RB_DATA_SIZE) {
+			event = rb_reserve_slow(buffer, region, evsize);
+			if (event == RB_RESERVE_MOVED)
+				goto again;
+			return event;
+		}
 		new.pos = old.pos + size;
 		new.ts = ts;
 		if (rb_tail_cmpxchg(&meta->tail, &old, new))
