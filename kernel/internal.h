@@ -5,7 +5,6 @@
 #ifndef _USTRACE_KERNEL_INTERNAL_H
 #define _USTRACE_KERNEL_INTERNAL_H
 
-#include <elf.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -54,33 +53,6 @@ void seq_buf_grow_vprintf(struct seq_buf *s, const char *fmt, va_list args)
 void seq_buf_grow_printf(struct seq_buf *s, const char *fmt, ...)
 	__attribute__((__format__(__printf__, 2, 3)));
 void seq_buf_grow_free(struct seq_buf *s);
-
-/*
- * kernel/lib/elf.c: an ELF64 object's file mapped whole, for its symbols.
- * ustrace_elf_open() maps @path ("" for the program, /proc/self/exe) and
- * checks its header: 0, -EINVAL (not ELF64, empty) or the errno of
- * open()/mmap(); ustrace_elf_close() unmaps it.  ustrace_elf_shdr() is
- * section header @i, ustrace_elf_section() the one named @name, each NULL
- * if the file does not hold it whole; ustrace_elf_in_file() says whether
- * a section's bytes are all in the file.  ustrace_elf_symbols() finds the
- * symbol table (.symtab, else .dynsym when stripped) and its strings:
- * 0, or -EINVAL without one.
- */
-struct ustrace_elf {
-	const unsigned char	*map;
-	size_t			size;
-	const Elf64_Ehdr	*eh;
-	const Elf64_Sym		*syms;
-	size_t			nr_syms;
-	const char		*strtab;
-	size_t			strtab_size;
-};
-int ustrace_elf_open(struct ustrace_elf *e, const char *path);
-void ustrace_elf_close(struct ustrace_elf *e);
-const Elf64_Shdr *ustrace_elf_shdr(const struct ustrace_elf *e, unsigned int i);
-const Elf64_Shdr *ustrace_elf_section(const struct ustrace_elf *e, const char *name);
-bool ustrace_elf_in_file(const struct ustrace_elf *e, const Elf64_Shdr *s);
-int ustrace_elf_symbols(struct ustrace_elf *e);
 
 /*
  * fork() (kernel/fork.c): the parts of the library that have locks, in the

@@ -31,6 +31,8 @@
 #include <linux/ring_buffer.h>
 #include <linux/trace_events.h>
 
+#include <ustrace/elf.h>
+
 #include "../internal.h"
 #include "trace.h"
 #include "trace_trigger.h"
@@ -193,7 +195,7 @@ struct elf_sym {
 struct sym_table {
 	uintptr_t		bias;
 	char			*path;
-	struct ustrace_elf	elf;		/* kernel/lib/elf.c */
+	struct ustrace_elf	elf;		/* <ustrace/elf.h> */
 	struct elf_sym		*syms;
 	size_t			nr;
 	struct sym_table	*next;
@@ -245,7 +247,7 @@ static struct sym_table *sym_table_get(uintptr_t bias, const char *path)
 	t->bias = bias;
 	t->path = strdup(path);
 	/* An object without symbols stays in the list, so that it is not read again. */
-	if (!ustrace_elf_open(&t->elf, path) && elf_load_syms(t))
+	if (!ustrace_elf_open(&t->elf, *path ? path : "/proc/self/exe") && elf_load_syms(t))
 		ustrace_elf_close(&t->elf);
 	t->next = sym_tables;
 	sym_tables = t;

@@ -31,6 +31,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <ustrace/elf.h>
+
 #include "../internal.h"
 #include "trace.h"
 #include "trace_syms.h"
@@ -46,7 +48,7 @@ struct sym_obj {
 	uintptr_t	bias;
 	char		*path;		/* "" for the executable */
 	const char	*module;	/* kallsyms' [module]: NULL for the executable */
-	struct ustrace_elf elf;		/* kernel/lib/elf.c */
+	struct ustrace_elf elf;		/* <ustrace/elf.h> */
 	struct sym	*syms;
 	size_t		nr;
 	uint64_t	tp_str_addr;	/* __tracepoint_str, in the file */
@@ -174,7 +176,7 @@ static struct sym_obj *obj_get(uintptr_t bias, const char *path)
 	slash = strrchr(o->path, '/');
 	o->module = *path ? (slash ? slash + 1 : o->path) : NULL;
 	/* An object without symbols stays listed, so that it is not read again. */
-	if (!ustrace_elf_open(&o->elf, path) && load_syms(o)) {
+	if (!ustrace_elf_open(&o->elf, *path ? path : "/proc/self/exe") && load_syms(o)) {
 		ustrace_elf_close(&o->elf);
 		o->nr = 0;
 	}
