@@ -24,8 +24,9 @@
 })
 
 /*
- * kernel/lib/seq_buf.c: numbers formatted backwards into a buffer, without
- * printf (async-signal-safe), and a growing text on a struct seq_buf.
+ * Numbers formatted backwards into a buffer, without printf
+ * (async-signal-safe; inline: the trace text prints a time on every line),
+ * and kernel/lib/seq_buf.c's growing text on a struct seq_buf.
  *
  * ustrace_fmt_decimal() writes @val in decimal, right-aligned in @width
  * columns padded with @pad, so that it ends at @end (max(20, @width) bytes
@@ -35,8 +36,31 @@
  * the text starts; neither writes a NUL.
  */
 #define USTRACE_FMT_USECS_MAX	28
-char *ustrace_fmt_decimal(char *end, uint64_t val, int width, char pad);
-char *ustrace_fmt_usecs(char *end, uint64_t ns);
+
+static inline char *ustrace_fmt_decimal(char *end, uint64_t val, int width, char pad)
+{
+	char *p = end;
+
+	do {
+		*--p = (char)('0' + val % 10);
+		val /= 10;
+		width--;
+	} while (val);
+	while (width-- > 0)
+		*--p = pad;
+	return p;
+}
+
+static inline char *ustrace_fmt_usecs(char *end, uint64_t ns)
+{
+	/* The kernel's ns2usecs() rounds to the nearest microsecond. */
+	uint64_t usecs = (ns + 500) / 1000;
+	char *p;
+
+	p = ustrace_fmt_decimal(end, usecs % 1000000, 6, '0');
+	*--p = '.';
+	return ustrace_fmt_decimal(p, usecs / 1000000, 5, ' ');
+}
 
 /*
  * A growing text: a struct seq_buf that starts zeroed ({ 0 }) and

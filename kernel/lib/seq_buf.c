@@ -64,31 +64,6 @@ int __ustrace_seq_buf_putmem(struct seq_buf *s, const void *mem, size_t len)
  * Numbers, without printf
  */
 
-char *ustrace_fmt_decimal(char *end, uint64_t val, int width, char pad)
-{
-	char *p = end;
-
-	do {
-		*--p = (char)('0' + val % 10);
-		val /= 10;
-		width--;
-	} while (val);
-	while (width-- > 0)
-		*--p = pad;
-	return p;
-}
-
-char *ustrace_fmt_usecs(char *end, uint64_t ns)
-{
-	/* The kernel's ns2usecs() rounds to the nearest microsecond. */
-	uint64_t usecs = (ns + 500) / 1000;
-	char *p;
-
-	p = ustrace_fmt_decimal(end, usecs % 1000000, 6, '0');
-	*--p = '.';
-	return ustrace_fmt_decimal(p, usecs / 1000000, 5, ' ');
-}
-
 int __ustrace_seq_buf_put_decimal(struct seq_buf *s, uint64_t val, int width, char pad)
 {
 	char buf[64], *end = buf + sizeof(buf), *p;
