@@ -998,12 +998,12 @@ void hist_print_key(struct seq_buf *b, struct hist_data *hd, const unsigned char
 			print_sym(b, v, off, off ? 55 : 45);
 		} else if (f->flags & HIST_FIELD_FL_EXECNAME) {
 			seq_buf_grow_printf(b, "%s: %-16.16s[%10llu]", name, comm ? comm : "",
-				  (unsigned long long)v);
+					    (unsigned long long)v);
 		} else if (f->flags & HIST_FIELD_FL_SYSCALL) {
 			const char *sc = trace_syscall_name(v);
 
 			seq_buf_grow_printf(b, "%s: %-30s[%3llu]", name, sc ? sc : "unknown_syscall",
-				  (unsigned long long)v);
+					    (unsigned long long)v);
 		} else if (f->flags & HIST_FIELD_FL_STACKTRACE) {
 			seq_buf_grow_puts(b, "stacktrace:\n");
 			for (unsigned int k = 0; k < HIST_STACKTRACE_DEPTH; k++) {
@@ -1019,7 +1019,7 @@ void hist_print_key(struct seq_buf *b, struct hist_data *hd, const unsigned char
 			seq_buf_grow_printf(b, "%s: ~ 2^%-2llu", name, (unsigned long long)v);
 		} else if (f->flags & HIST_FIELD_FL_BUCKET) {
 			seq_buf_grow_printf(b, "%s: ~ %llu-%llu", name, (unsigned long long)v,
-				  (unsigned long long)(v + f->buckets - 1));
+					    (unsigned long long)(v + f->buckets - 1));
 		} else if (f->flags & HIST_FIELD_FL_STRING) {
 			seq_buf_grow_printf(b, "%s: %-50.*s", name, (int)f->size, (const char *)key + f->offset);
 		} else {
@@ -1193,8 +1193,8 @@ static void hist_show(struct seq_buf *b, const struct event_trigger *t, int n)
 	nr = print_entries(b, hd);
 	track_data_snapshot_print(b, hd);
 	seq_buf_grow_printf(b, "\nTotals:\n    Hits: %llu\n    Entries: %u\n    Dropped: %llu\n",
-		  (unsigned long long)__atomic_load_n(&hd->map->hits, __ATOMIC_RELAXED), nr,
-		  (unsigned long long)__atomic_load_n(&hd->map->drops, __ATOMIC_RELAXED));
+			    (unsigned long long)__atomic_load_n(&hd->map->hits, __ATOMIC_RELAXED), nr,
+			    (unsigned long long)__atomic_load_n(&hd->map->drops, __ATOMIC_RELAXED));
 }
 
 /* ------------------------------------------------------------------

@@ -634,8 +634,8 @@ void track_data_snapshot_print(struct seq_buf *b, struct hist_data *hd)
 		return;
 	seq_buf_grow_puts(b, "\nSnapshot taken (see tracing/snapshot).  Details:\n");
 	seq_buf_grow_printf(b, "\ttriggering value { %s(%s) }: %10llu",
-		  action->handler == HANDLER_ONMAX ? "onmax" : "onchange",
-		  action->track_data.var_str, (unsigned long long)c.track_val);
+			    action->handler == HANDLER_ONMAX ? "onmax" : "onchange",
+			    action->track_data.var_str, (unsigned long long)c.track_val);
 	seq_buf_grow_puts(b, "\ttriggered by event with key: ");
 	hist_print_key(b, hd, c.key, c.comm);
 	seq_buf_grow_puts(b, "\n");
@@ -1011,7 +1011,7 @@ static void track_data_print(struct seq_buf *b, struct hist_data *hd, unsigned c
 			     struct action_data *data)
 {
 	seq_buf_grow_printf(b, "\n\t%s: %10llu", data->handler == HANDLER_ONMAX ? "max" : "changed",
-		  (unsigned long long)read_track_val(hd, elt, data));
+			    (unsigned long long)read_track_val(hd, elt, data));
 	if (data->action == ACTION_SNAPSHOT)
 		return;
 	for (unsigned int i = 0; i < hd->n_save_vars; i++) {
@@ -1022,7 +1022,7 @@ static void track_data_print(struct seq_buf *b, struct hist_data *hd, unsigned c
 			const char *s = (const char *)(uintptr_t)v;
 
 			seq_buf_grow_printf(b, "  %s: %-32.*s", var->var_name, s ? STR_VAR_LEN_MAX : 6,
-				  s ? s : "(null)");
+					    s ? s : "(null)");
 		} else {
 			seq_buf_grow_printf(b, "  %s: %10llu", var->var_name, (unsigned long long)v);
 		}
@@ -1051,7 +1051,7 @@ static void print_action_spec(struct seq_buf *b, struct hist_data *hd,
 			seq_buf_grow_puts(b, data->synth_event_name);
 		for (unsigned int i = 0; i < data->n_params; i++)
 			seq_buf_grow_printf(b, "%s%s", i || data->use_trace_keyword ? "," : "",
-				  data->params[i]);
+					    data->params[i]);
 	}
 }
 
@@ -1063,11 +1063,11 @@ void print_actions_spec(struct seq_buf *b, struct hist_data *hd)
 
 		if (data->handler == HANDLER_ONMATCH)
 			seq_buf_grow_printf(b, ":onmatch(%s.%s).", data->match_data.event_system,
-				  data->match_data.event);
+					    data->match_data.event);
 		else
 			seq_buf_grow_printf(b, ":%s(%s).", data->handler == HANDLER_ONMAX ? "onmax" :
 										"onchange",
-				  data->track_data.var_str);
+					    data->track_data.var_str);
 		seq_buf_grow_printf(b, "%s(", data->action_name);
 		print_action_spec(b, hd, data);
 		seq_buf_grow_puts(b, ")");

@@ -161,7 +161,7 @@ static int trace_clock_show(struct tfs_file *f, struct seq_buf *b)
 
 	for (i = 0; (tc = trace_clock_get(i)); i++)
 		seq_buf_grow_printf(b, "%s%s%s%s", i ? " " : "", i == cur ? "[" : "",
-			       tc->name, i == cur ? "]" : "");
+				    tc->name, i == cur ? "]" : "");
 	seq_buf_grow_puts(b, "\n");
 	return 0;
 }
@@ -235,8 +235,8 @@ static int trace_options_show(struct tfs_file *f, struct seq_buf *b)
 
 	for (i = 0; trace_option_names[i]; i++)
 		seq_buf_grow_printf(b, "%s%s\n",
-			       trace_array_get_option(f->inst->tr, trace_option_names[i]) > 0 ?
-			       "" : "no", trace_option_names[i]);
+				    trace_array_get_option(f->inst->tr, trace_option_names[i]) > 0 ?
+				    "" : "no", trace_option_names[i]);
 	return 0;
 }
 

@@ -82,9 +82,9 @@ static void err_show(struct seq_buf *b, const struct tfs_err *err)
 	unsigned int i;
 
 	seq_buf_grow_printf(b, "[%5llu.%06u] %s: error: %s\n" CMD_PREFIX "%s\n",
-		       (unsigned long long)(err->ts / 1000000000u),
-		       (unsigned int)(err->ts % 1000000000u / 1000u),
-		       err->loc, err->msg, err->cmd);
+			    (unsigned long long)(err->ts / 1000000000u),
+			    (unsigned int)(err->ts % 1000000000u / 1000u),
+			    err->loc, err->msg, err->cmd);
 	for (i = 0; i < sizeof(CMD_PREFIX) - 1 + err->pos; i++)
 		seq_buf_grow_puts(b, " ");
 	seq_buf_grow_puts(b, "^\n");

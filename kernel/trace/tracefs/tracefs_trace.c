@@ -403,12 +403,12 @@ static int stats_show(struct tfs_file *f, struct seq_buf *b)
 	seq_buf_grow_printf(b, "entries: %ld\n", (long)ring_buffer_entries_cpu(buffer, cpu));
 	seq_buf_grow_printf(b, "overrun: %ld\n", (long)ring_buffer_overrun_cpu(buffer, cpu));
 	seq_buf_grow_printf(b, "commit overrun: %ld\n",
-		       (long)ring_buffer_commit_overrun_cpu(buffer, cpu));
+			    (long)ring_buffer_commit_overrun_cpu(buffer, cpu));
 	seq_buf_grow_printf(b, "bytes: %ld\n", (long)ring_buffer_bytes_cpu(buffer, cpu));
 	stats_time(b, "oldest event ts", ring_buffer_oldest_event_ts(buffer, cpu), in_ns);
 	stats_time(b, "now ts", ring_buffer_time_stamp(buffer), in_ns);
 	seq_buf_grow_printf(b, "dropped events: %ld\n",
-		       (long)ring_buffer_dropped_events_cpu(buffer, cpu));
+			    (long)ring_buffer_dropped_events_cpu(buffer, cpu));
 	seq_buf_grow_printf(b, "read events: %ld\n", (long)ring_buffer_read_events_cpu(buffer, cpu));
 	return 0;
 }
