@@ -6,6 +6,7 @@
 #define _USTRACE_KERNEL_INTERNAL_H
 
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -21,6 +22,61 @@
 	if (!__atomic_exchange_n(&__warned, true, __ATOMIC_RELAXED))	\
 		fprintf(stderr, fmt, ##__VA_ARGS__);			\
 })
+
+/*
+ * Numbers formatted backwards into a buffer, without printf
+ * (async-signal-safe; inline: the trace text prints a time on every line),
+ * and kernel/lib/seq_buf.c's growing text on a struct seq_buf.
+ *
+ * ustrace_fmt_decimal() writes @val in decimal, right-aligned in @width
+ * columns padded with @pad, so that it ends at @end (max(20, @width) bytes
+ * before it at most); ustrace_fmt_usecs() writes "%5llu.%06llu", @ns in
+ * seconds and microseconds rounded to the microsecond (the kernel's
+ * ns2usecs()), in USTRACE_FMT_USECS_MAX bytes at most.  Both return where
+ * the text starts; neither writes a NUL.
+ */
+#define USTRACE_FMT_USECS_MAX	28
+
+static inline char *ustrace_fmt_decimal(char *end, uint64_t val, int width, char pad)
+{
+	char *p = end;
+
+	do {
+		*--p = (char)('0' + val % 10);
+		val /= 10;
+		width--;
+	} while (val);
+	while (width-- > 0)
+		*--p = pad;
+	return p;
+}
+
+static inline char *ustrace_fmt_usecs(char *end, uint64_t ns)
+{
+	/* The kernel's ns2usecs() rounds to the nearest microsecond. */
+	uint64_t usecs = (ns + 500) / 1000;
+	char *p;
+
+	p = ustrace_fmt_decimal(end, usecs % 1000000, 6, '0');
+	*--p = '.';
+	return ustrace_fmt_decimal(p, usecs / 1000000, 5, ' ');
+}
+
+/*
+ * A growing text: a struct seq_buf that starts zeroed ({ 0 }) and
+ * reallocates its buffer as writes need it, NUL-terminated once anything
+ * (even "") was written.  A write that fails (ENOMEM) marks the overflow
+ * (seq_buf_has_overflowed()) and the writes after it do nothing.  Free the
+ * buffer with seq_buf_grow_free().
+ */
+struct seq_buf;
+void seq_buf_grow_putmem(struct seq_buf *s, const void *mem, size_t len);
+void seq_buf_grow_puts(struct seq_buf *s, const char *str);
+void seq_buf_grow_vprintf(struct seq_buf *s, const char *fmt, va_list args)
+	__attribute__((__format__(__printf__, 2, 0)));
+void seq_buf_grow_printf(struct seq_buf *s, const char *fmt, ...)
+	__attribute__((__format__(__printf__, 2, 3)));
+void seq_buf_grow_free(struct seq_buf *s);
 
 /*
  * fork() (kernel/fork.c): the parts of the library that have locks, in the

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * A bounded text buffer for rendering events, as the kernel's
- * <linux/trace_seq.h>.
+ * <linux/trace_seq.h>: a struct seq_buf (<linux/seq_buf.h>) over the
+ * buffer the struct holds.
  *
  * Writes that do not fit are dropped whole and set @full; the text written
  * before stays valid and NUL-terminated.
@@ -14,6 +15,7 @@
 #include <string.h>
 
 #include <linux/compiler.h>
+#include <linux/seq_buf.h>
 
 __USTRACE_BEGIN_DECLS
 
@@ -27,30 +29,38 @@ __USTRACE_BEGIN_DECLS
 /**
  * struct trace_seq - a fixed buffer of text
  * @buffer: the text, always NUL-terminated
- * @len:    bytes of text in @buffer (not counting the NUL)
+ * @seq:    the seq_buf over @buffer (the functions below point it there)
+ * @len:    bytes of text in @buffer (not counting the NUL): @seq.len, by
+ *          the name programs have used
  * @full:   a write did not fit and was dropped
  */
 struct trace_seq {
 	char		buffer[TRACE_SEQ_BUFFER_SIZE];
-	unsigned int	len;
+	union {
+		struct seq_buf	seq;
+		struct {
+			char	*__seq_buffer;
+			size_t	__seq_size;
+			size_t	len;
+		};
+	};
 	int		full;
 };
 
 static inline void trace_seq_init(struct trace_seq *s)
 {
-	s->len = 0;
+	seq_buf_init(&s->seq, s->buffer, TRACE_SEQ_BUFFER_SIZE);
 	s->full = 0;
-	s->buffer[0] = '\0';
 }
 
 static inline unsigned int trace_seq_used(const struct trace_seq *s)
 {
-	return s->len;
+	return (unsigned int)s->seq.len;
 }
 
 static inline const char *trace_seq_buffer_ptr(const struct trace_seq *s)
 {
-	return s->buffer + s->len;
+	return s->buffer + s->seq.len;
 }
 
 static inline int trace_seq_has_overflowed(const struct trace_seq *s)

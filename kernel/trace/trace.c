@@ -600,39 +600,15 @@ static void print_lat_fmt(struct trace_seq *s, const struct trace_entry *entry)
 	trace_seq_putmem(s, col, 5);
 }
 
-/*
- * Right-aligns @val in @width digits (more when it needs them) ending at
- * @end, pads with @pad; returns where the text starts.
- */
-static char *put_decimal(char *end, uint64_t val, int width, char pad)
-{
-	char *p = end;
-
-	do {
-		*--p = (char)('0' + val % 10);
-		val /= 10;
-		width--;
-	} while (val);
-	while (width-- > 0)
-		*--p = pad;
-	return p;
-}
-
 /* " %5lu.%06lu" (or " %12llu"), formatted by hand: it is on every line. */
 static void print_time(struct trace_seq *s, bool in_ns, uint64_t ts)
 {
 	char buf[48], *end = buf + sizeof(buf), *p;
-	uint64_t usecs;
 
-	if (!in_ns) {
-		p = put_decimal(end, ts, 12, ' ');
-	} else {
-		/* ns2usecs() rounds to the nearest microsecond. */
-		usecs = (ts + 500) / 1000;
-		p = put_decimal(end, usecs % 1000000, 6, '0');
-		*--p = '.';
-		p = put_decimal(p, usecs / 1000000, 5, ' ');
-	}
+	if (!in_ns)
+		p = ustrace_fmt_decimal(end, ts, 12, ' ');
+	else
+		p = ustrace_fmt_usecs(end, ts);
 	*--p = ' ';
 	trace_seq_putmem(s, p, (unsigned int)(end - p));
 }
@@ -664,7 +640,7 @@ static void print_task_cpu(struct trace_iterator *iter, struct trace_seq *s,
 	trace_seq_putmem(s, iter->task, iter->task_len);
 	*--end = ' ';
 	*--end = ']';
-	p = put_decimal(end, (unsigned int)cpu, 3, '0');
+	p = ustrace_fmt_decimal(end, (unsigned int)cpu, 3, '0');
 	*--p = '[';
 	trace_seq_putmem(s, p, (unsigned int)(buf + sizeof(buf) - p));
 }

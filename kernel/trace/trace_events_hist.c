@@ -62,49 +62,6 @@ static struct hist_data *named_hists;
 struct hist_data *hist_vars;
 
 /* ------------------------------------------------------------------
- * A growing text
- */
-
-void hb_printf(struct hist_buf *b, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	if (b->failed)
-		return;
-	for (;;) {
-		size_t size;
-		char *text;
-
-		va_start(ap, fmt);
-		n = vsnprintf(b->text ? b->text + b->len : NULL, b->size - b->len, fmt, ap);
-		va_end(ap);
-		if (n < 0) {
-			b->failed = true;
-			return;
-		}
-		if (b->len + (size_t)n < b->size)
-			break;
-		size = b->size ? b->size * 2 : 4096;
-		while (size <= b->len + (size_t)n)
-			size *= 2;
-		text = realloc(b->text, size);
-		if (!text) {
-			b->failed = true;
-			return;
-		}
-		b->text = text;
-		b->size = size;
-	}
-	b->len += (size_t)n;
-}
-
-void hb_puts(struct hist_buf *b, const char *s)
-{
-	hb_printf(b, "%s", s);
-}
-
-/* ------------------------------------------------------------------
  * Errors
  */
 
@@ -934,73 +891,73 @@ static void hist_trigger_func(struct event_trigger *t, const struct trigger_ctx 
  */
 
 /* The kernel's event_hist_trigger_print(): in the trigger file, the hist file's header. */
-static void hist_print_trigger(struct hist_buf *b, const struct event_trigger *t)
+static void hist_print_trigger(struct seq_buf *b, const struct event_trigger *t)
 {
 	struct hist_data *hd = t->data;
 	bool have_var = false;
 	unsigned int i, n = 0;
 
-	hb_puts(b, "hist:");
+	seq_buf_grow_puts(b, "hist:");
 	if (hd->attrs->name)
-		hb_printf(b, "%s:", hd->attrs->name);
-	hb_puts(b, "keys=");
+		seq_buf_grow_printf(b, "%s:", hd->attrs->name);
+	seq_buf_grow_puts(b, "keys=");
 	for (i = hd->n_vals; i < hd->n_fields; i++) {
 		if (i > hd->n_vals)
-			hb_puts(b, ",");
+			seq_buf_grow_puts(b, ",");
 		if (hd->fields[i]->flags & HIST_FIELD_FL_STACKTRACE)
-			hb_puts(b, "stacktrace");
+			seq_buf_grow_puts(b, "stacktrace");
 		else
 			hist_field_print(b, hd->fields[i]);
 	}
-	hb_puts(b, ":vals=");
+	seq_buf_grow_puts(b, ":vals=");
 	for (i = 0; i < hd->n_vals; i++) {
 		if (hd->fields[i]->flags & HIST_FIELD_FL_VAR) {
 			have_var = true;
 		} else if (i == HITCOUNT_IDX) {
-			hb_puts(b, "hitcount");
+			seq_buf_grow_puts(b, "hitcount");
 		} else {
-			hb_puts(b, ",");
+			seq_buf_grow_puts(b, ",");
 			hist_field_print(b, hd->fields[i]);
 		}
 	}
 	if (have_var) {
-		hb_puts(b, ":");
+		seq_buf_grow_puts(b, ":");
 		for (i = 0; i < hd->n_vals; i++) {
 			if (!(hd->fields[i]->flags & HIST_FIELD_FL_VAR))
 				continue;
 			if (n++)
-				hb_puts(b, ",");
+				seq_buf_grow_puts(b, ",");
 			hist_field_print(b, hd->fields[i]);
 		}
 	}
-	hb_puts(b, ":sort=");
+	seq_buf_grow_puts(b, ":sort=");
 	for (i = 0; i < hd->n_sort_keys; i++) {
 		if (i)
-			hb_puts(b, ",");
+			seq_buf_grow_puts(b, ",");
 		if (hd->sort_keys[i].field_idx == HITCOUNT_IDX)
-			hb_puts(b, "hitcount");
+			seq_buf_grow_puts(b, "hitcount");
 		else
 			hist_field_print(b, hd->fields[hd->sort_keys[i].field_idx]);
 		if (hd->sort_keys[i].descending)
-			hb_puts(b, ".descending");
+			seq_buf_grow_puts(b, ".descending");
 	}
-	hb_printf(b, ":size=%u", 1u << hd->map->map_bits);
+	seq_buf_grow_printf(b, ":size=%u", 1u << hd->map->map_bits);
 	if (hd->enable_timestamps)
-		hb_printf(b, ":clock=%s", hd->attrs->clock);
+		seq_buf_grow_printf(b, ":clock=%s", hd->attrs->clock);
 	print_actions_spec(b, hd);
 	if (t->filter_str)
-		hb_printf(b, " if %s", t->filter_str);
-	hb_puts(b, __atomic_load_n(&t->paused, __ATOMIC_RELAXED) ? " [paused]\n" : " [active]\n");
+		seq_buf_grow_printf(b, " if %s", t->filter_str);
+	seq_buf_grow_puts(b, __atomic_load_n(&t->paused, __ATOMIC_RELAXED) ? " [paused]\n" : " [active]\n");
 }
 
 static void hist_print(struct trace_seq *s, const struct event_trigger *t)
 {
-	struct hist_buf b = { 0 };
+	struct seq_buf b = { 0 };
 
 	hist_print_trigger(&b, t);
-	if (!b.failed && b.text)
-		trace_seq_puts(s, b.text);
-	free(b.text);
+	if (!seq_buf_has_overflowed(&b) && b.buffer)
+		trace_seq_puts(s, b.buffer);
+	seq_buf_grow_free(&b);
 }
 
 /* ------------------------------------------------------------------
@@ -1008,70 +965,70 @@ static void hist_print(struct trace_seq *s, const struct event_trigger *t)
  */
 
 /* %ps / %pS padded as the kernel's "%-45ps": the address in hex if unknown. */
-static void print_sym(struct hist_buf *b, uint64_t v, bool offset, int width)
+static void print_sym(struct seq_buf *b, uint64_t v, bool offset, int width)
 {
 	char name[512];
 
 	if (trace_stack_sym(name, sizeof(name), (unsigned long)v, offset))
 		snprintf(name, sizeof(name), "0x%llx", (unsigned long long)v);
-	hb_printf(b, "%-*s", width, name);
+	seq_buf_grow_printf(b, "%-*s", width, name);
 }
 
 /* The kernel's hist_trigger_print_key(); @comm for .execname. */
-void hist_print_key(struct hist_buf *b, struct hist_data *hd, const unsigned char *key,
+void hist_print_key(struct seq_buf *b, struct hist_data *hd, const unsigned char *key,
 		    const char *comm)
 {
 	bool multiline = false;
 	uint64_t v;
 
-	hb_puts(b, "{ ");
+	seq_buf_grow_puts(b, "{ ");
 	for (unsigned int i = hd->n_vals; i < hd->n_fields; i++) {
 		const struct hist_field *f = hd->fields[i];
 		const char *name = hist_field_name(f, 0);
 
 		if (i > hd->n_vals)
-			hb_puts(b, ", ");
+			seq_buf_grow_puts(b, ", ");
 		memcpy(&v, key + f->offset, sizeof(v));
 		if (f->flags & HIST_FIELD_FL_HEX) {
-			hb_printf(b, "%s: %llx", name, (unsigned long long)v);
+			seq_buf_grow_printf(b, "%s: %llx", name, (unsigned long long)v);
 		} else if (f->flags & (HIST_FIELD_FL_SYM | HIST_FIELD_FL_SYM_OFFSET)) {
 			bool off = f->flags & HIST_FIELD_FL_SYM_OFFSET;
 
-			hb_printf(b, "%s: [%llx] ", name, (unsigned long long)v);
+			seq_buf_grow_printf(b, "%s: [%llx] ", name, (unsigned long long)v);
 			print_sym(b, v, off, off ? 55 : 45);
 		} else if (f->flags & HIST_FIELD_FL_EXECNAME) {
-			hb_printf(b, "%s: %-16.16s[%10llu]", name, comm ? comm : "",
-				  (unsigned long long)v);
+			seq_buf_grow_printf(b, "%s: %-16.16s[%10llu]", name, comm ? comm : "",
+					    (unsigned long long)v);
 		} else if (f->flags & HIST_FIELD_FL_SYSCALL) {
 			const char *sc = trace_syscall_name(v);
 
-			hb_printf(b, "%s: %-30s[%3llu]", name, sc ? sc : "unknown_syscall",
-				  (unsigned long long)v);
+			seq_buf_grow_printf(b, "%s: %-30s[%3llu]", name, sc ? sc : "unknown_syscall",
+					    (unsigned long long)v);
 		} else if (f->flags & HIST_FIELD_FL_STACKTRACE) {
-			hb_puts(b, "stacktrace:\n");
+			seq_buf_grow_puts(b, "stacktrace:\n");
 			for (unsigned int k = 0; k < HIST_STACKTRACE_DEPTH; k++) {
 				memcpy(&v, key + f->offset + k * 8, sizeof(v));
 				if (!v)
 					break;
-				hb_printf(b, "%9c", ' ');
+				seq_buf_grow_printf(b, "%9c", ' ');
 				print_sym(b, v, true, 0);
-				hb_puts(b, "\n");
+				seq_buf_grow_puts(b, "\n");
 			}
 			multiline = true;
 		} else if (f->flags & HIST_FIELD_FL_LOG2) {
-			hb_printf(b, "%s: ~ 2^%-2llu", name, (unsigned long long)v);
+			seq_buf_grow_printf(b, "%s: ~ 2^%-2llu", name, (unsigned long long)v);
 		} else if (f->flags & HIST_FIELD_FL_BUCKET) {
-			hb_printf(b, "%s: ~ %llu-%llu", name, (unsigned long long)v,
-				  (unsigned long long)(v + f->buckets - 1));
+			seq_buf_grow_printf(b, "%s: ~ %llu-%llu", name, (unsigned long long)v,
+					    (unsigned long long)(v + f->buckets - 1));
 		} else if (f->flags & HIST_FIELD_FL_STRING) {
-			hb_printf(b, "%s: %-50.*s", name, (int)f->size, (const char *)key + f->offset);
+			seq_buf_grow_printf(b, "%s: %-50.*s", name, (int)f->size, (const char *)key + f->offset);
 		} else {
-			hb_printf(b, "%s: %10llu", name, (unsigned long long)v);
+			seq_buf_grow_printf(b, "%s: %10llu", name, (unsigned long long)v);
 		}
 	}
 	if (!multiline)
-		hb_puts(b, " ");
-	hb_puts(b, "}");
+		seq_buf_grow_puts(b, " ");
+	seq_buf_grow_puts(b, "}");
 }
 
 /* 100 times the percentage of @val in @total, as __get_percentage(). */
@@ -1093,7 +1050,7 @@ struct hist_stat {
 };
 
 /* The kernel's hist_trigger_print_val(). */
-static void print_val(struct hist_buf *b, unsigned long flags, const char *name, uint64_t val,
+static void print_val(struct seq_buf *b, unsigned long flags, const char *name, uint64_t val,
 		      const struct hist_stat *st)
 {
 	unsigned int pc, len, i;
@@ -1102,9 +1059,9 @@ static void print_val(struct hist_buf *b, unsigned long flags, const char *name,
 	if (flags & HIST_FIELD_FL_PERCENT) {
 		pc = percentage(val, st->total);
 		if (pc == UINT_MAX)
-			hb_printf(b, " %s (%%):[ERROR]", name);
+			seq_buf_grow_printf(b, " %s (%%):[ERROR]", name);
 		else
-			hb_printf(b, " %s (%%): %3u.%02u", name, pc / 100, pc % 100);
+			seq_buf_grow_printf(b, " %s (%%): %3u.%02u", name, pc / 100, pc % 100);
 	} else if (flags & HIST_FIELD_FL_GRAPH) {
 		pc = percentage(val, st->max);
 		if (pc == UINT_MAX) {
@@ -1117,11 +1074,11 @@ static void print_val(struct hist_buf *b, unsigned long flags, const char *name,
 				bar[i++] = ' ';
 			bar[20] = '\0';
 		}
-		hb_printf(b, " %s: %20s", name, bar);
+		seq_buf_grow_printf(b, " %s: %20s", name, bar);
 	} else if (flags & HIST_FIELD_FL_HEX) {
-		hb_printf(b, " %s: %10llx", name, (unsigned long long)val);
+		seq_buf_grow_printf(b, " %s: %10llx", name, (unsigned long long)val);
 	} else {
-		hb_printf(b, " %s: %10llu", name, (unsigned long long)val);
+		seq_buf_grow_printf(b, " %s: %10llu", name, (unsigned long long)val);
 	}
 }
 
@@ -1168,7 +1125,7 @@ static int cmp_entries(const void *pa, const void *pb)
 }
 
 /* The kernel's hist_trigger_entry_print(). */
-static void print_entry(struct hist_buf *b, struct hist_data *hd, unsigned char *elt,
+static void print_entry(struct seq_buf *b, struct hist_data *hd, unsigned char *elt,
 			const struct hist_stat *st)
 {
 	struct tracing_map *map = hd->map;
@@ -1181,15 +1138,15 @@ static void print_entry(struct hist_buf *b, struct hist_data *hd, unsigned char 
 
 		if (f->flags & (HIST_FIELD_FL_VAR | HIST_FIELD_FL_EXPR))
 			continue;
-		hb_puts(b, " ");
+		seq_buf_grow_puts(b, " ");
 		print_val(b, f->flags, hist_field_name(f, 0), tracing_map_read_sum(elt, j), &st[j]);
 	}
 	print_actions(b, hd, elt);
-	hb_puts(b, "\n");
+	seq_buf_grow_puts(b, "\n");
 }
 
 /* The kernel's print_entries(): sorted, with the totals .percent and .graph need. */
-static unsigned int print_entries(struct hist_buf *b, struct hist_data *hd)
+static unsigned int print_entries(struct seq_buf *b, struct hist_data *hd)
 {
 	struct tracing_map *map = hd->map;
 	struct hist_stat st[HIST_FIELDS_MAX] = { { 0, 0 } };
@@ -1197,7 +1154,7 @@ static unsigned int print_entries(struct hist_buf *b, struct hist_data *hd)
 	unsigned int nr, i, j;
 
 	if (!entries) {
-		b->failed = true;
+		seq_buf_set_overflow(b);
 		return 0;
 	}
 	nr = tracing_map_elements(map, entries);
@@ -1223,21 +1180,21 @@ static unsigned int print_entries(struct hist_buf *b, struct hist_data *hd)
 }
 
 /* The kernel's hist_trigger_show(); under the event mutex. */
-static void hist_show(struct hist_buf *b, const struct event_trigger *t, int n)
+static void hist_show(struct seq_buf *b, const struct event_trigger *t, int n)
 {
 	struct hist_data *hd = t->data;
 	unsigned int nr;
 
 	if (n > 0)
-		hb_puts(b, "\n\n");
-	hb_puts(b, "# event histogram\n#\n# trigger info: ");
+		seq_buf_grow_puts(b, "\n\n");
+	seq_buf_grow_puts(b, "# event histogram\n#\n# trigger info: ");
 	hist_print_trigger(b, t);
-	hb_puts(b, "#\n\n");
+	seq_buf_grow_puts(b, "#\n\n");
 	nr = print_entries(b, hd);
 	track_data_snapshot_print(b, hd);
-	hb_printf(b, "\nTotals:\n    Hits: %llu\n    Entries: %u\n    Dropped: %llu\n",
-		  (unsigned long long)__atomic_load_n(&hd->map->hits, __ATOMIC_RELAXED), nr,
-		  (unsigned long long)__atomic_load_n(&hd->map->drops, __ATOMIC_RELAXED));
+	seq_buf_grow_printf(b, "\nTotals:\n    Hits: %llu\n    Entries: %u\n    Dropped: %llu\n",
+			    (unsigned long long)__atomic_load_n(&hd->map->hits, __ATOMIC_RELAXED), nr,
+			    (unsigned long long)__atomic_load_n(&hd->map->drops, __ATOMIC_RELAXED));
 }
 
 /* ------------------------------------------------------------------
@@ -1698,25 +1655,25 @@ void hist_pause_all(struct trace_event_file *file, bool pause)
 char *trace_array_hist_text(struct trace_array *tr, struct trace_event_call *call,
 			    size_t *lenp)
 {
-	struct hist_buf b = { 0 };
+	struct seq_buf b = { 0 };
 	struct event_trigger_list *l;
 	int n = 0;
 
-	hb_puts(&b, "");
+	seq_buf_grow_puts(&b, "");
 	trace_event_lock();
 	l = trigger_list(trace_array_file_locked(tr, call, false));
 	for (unsigned int i = 0; l && i < l->nr; i++)
 		if (l->t[i]->cmd->type == ETT_EVENT_HIST)
 			hist_show(&b, l->t[i], n++);
 	trace_event_unlock();
-	if (b.failed) {
-		free(b.text);
+	if (seq_buf_has_overflowed(&b)) {
+		seq_buf_grow_free(&b);
 		errno = ENOMEM;
 		return NULL;
 	}
 	if (lenp)
 		*lenp = b.len;
-	return b.text;
+	return b.buffer;
 }
 
 /**

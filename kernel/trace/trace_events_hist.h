@@ -40,6 +40,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <linux/seq_buf.h>
+
+#include "../internal.h"
 #include "trace_synth.h"
 #include "trace_trigger.h"
 #include "tracing_map.h"
@@ -352,16 +355,10 @@ struct hist_ctx {
 	bool			have_ts;
 };
 
-/* A growing text: a histogram may be longer than a trace_seq. */
-struct hist_buf {
-	char	*text;
-	size_t	len, size;
-	bool	failed;
-};
-
-void hb_printf(struct hist_buf *b, const char *fmt, ...)
-	__attribute__((__format__(__printf__, 2, 3)));
-void hb_puts(struct hist_buf *b, const char *s);
+/*
+ * A histogram's text may be longer than a trace_seq: it is a growing
+ * seq_buf (seq_buf_grow_*(), kernel/internal.h).
+ */
 
 /* ------------------------------------------------------------------
  * trace_events_hist.c
@@ -379,7 +376,7 @@ struct trace_event_file *hist_find_event_file(struct trace_array *tr, const char
 /* The hist trigger data of @file's hist triggers, in order; NULL after the last. */
 struct hist_data *hist_file_next(struct trace_event_file *file, struct hist_data *prev);
 char *hist_find_trigger_filter(struct hist_data *hd, struct trace_event_file *file);
-void hist_print_key(struct hist_buf *b, struct hist_data *hd, const unsigned char *key,
+void hist_print_key(struct seq_buf *b, struct hist_data *hd, const unsigned char *key,
 		    const char *comm);
 
 /* ------------------------------------------------------------------
@@ -409,7 +406,7 @@ struct hist_field *create_var(struct hist_data *hd, struct trace_event_file *fil
 int find_var_ref_idx(struct hist_data *hd, struct hist_field *var_field);
 const char *hist_field_name(const struct hist_field *f, unsigned int level);
 const char *get_hist_field_flags(const struct hist_field *f);
-void hist_field_print(struct hist_buf *b, const struct hist_field *f);
+void hist_field_print(struct seq_buf *b, const struct hist_field *f);
 uint64_t hist_fn_call(const struct hist_field *f, struct hist_ctx *ctx);
 /* A string field's bytes for the hit (at most *@maxp of them, NUL or not). */
 const char *hist_field_str(const struct hist_field *f, struct hist_ctx *ctx, unsigned int *maxp);
@@ -433,9 +430,9 @@ struct hist_field *find_match_var(struct hist_data *hd, const char *var_name, in
 void update_field_vars(struct hist_data *hd, struct hist_ctx *ctx);
 void hist_trigger_actions(struct hist_data *hd, struct hist_ctx *ctx, const void *key,
 			  const uint64_t *var_ref_vals);
-void print_actions(struct hist_buf *b, struct hist_data *hd, unsigned char *elt);
-void print_actions_spec(struct hist_buf *b, struct hist_data *hd);
-void track_data_snapshot_print(struct hist_buf *b, struct hist_data *hd);
+void print_actions(struct seq_buf *b, struct hist_data *hd, unsigned char *elt);
+void print_actions_spec(struct seq_buf *b, struct hist_data *hd);
+void track_data_snapshot_print(struct seq_buf *b, struct hist_data *hd);
 
 /* trace_events_hist.c: @s without leading and trailing white space, in place. */
 char *hist_strstrip(char *s);

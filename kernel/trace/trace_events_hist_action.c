@@ -619,7 +619,7 @@ static void track_copy(void *cond_data, void *arg)
 }
 
 /* The kernel's track_data_snapshot_print(): the snapshot that was taken. */
-void track_data_snapshot_print(struct hist_buf *b, struct hist_data *hd)
+void track_data_snapshot_print(struct seq_buf *b, struct hist_data *hd)
 {
 	struct action_data *action = NULL;
 	struct track_copy c = { .hist_data = hd };
@@ -632,13 +632,13 @@ void track_data_snapshot_print(struct hist_buf *b, struct hist_data *hd)
 	trace_snapshot_cond_read(hd->event_file->tr, track_copy, &c);
 	if (!c.updated)
 		return;
-	hb_puts(b, "\nSnapshot taken (see tracing/snapshot).  Details:\n");
-	hb_printf(b, "\ttriggering value { %s(%s) }: %10llu",
-		  action->handler == HANDLER_ONMAX ? "onmax" : "onchange",
-		  action->track_data.var_str, (unsigned long long)c.track_val);
-	hb_puts(b, "\ttriggered by event with key: ");
+	seq_buf_grow_puts(b, "\nSnapshot taken (see tracing/snapshot).  Details:\n");
+	seq_buf_grow_printf(b, "\ttriggering value { %s(%s) }: %10llu",
+			    action->handler == HANDLER_ONMAX ? "onmax" : "onchange",
+			    action->track_data.var_str, (unsigned long long)c.track_val);
+	seq_buf_grow_puts(b, "\ttriggered by event with key: ");
 	hist_print_key(b, hd, c.key, c.comm);
-	hb_puts(b, "\n");
+	seq_buf_grow_puts(b, "\n");
 }
 
 /* ------------------------------------------------------------------
@@ -1007,11 +1007,11 @@ void hist_trigger_actions(struct hist_data *hd, struct hist_ctx *ctx, const void
  */
 
 /* The kernel's track_data_print(): "max: N" and the values saved. */
-static void track_data_print(struct hist_buf *b, struct hist_data *hd, unsigned char *elt,
+static void track_data_print(struct seq_buf *b, struct hist_data *hd, unsigned char *elt,
 			     struct action_data *data)
 {
-	hb_printf(b, "\n\t%s: %10llu", data->handler == HANDLER_ONMAX ? "max" : "changed",
-		  (unsigned long long)read_track_val(hd, elt, data));
+	seq_buf_grow_printf(b, "\n\t%s: %10llu", data->handler == HANDLER_ONMAX ? "max" : "changed",
+			    (unsigned long long)read_track_val(hd, elt, data));
 	if (data->action == ACTION_SNAPSHOT)
 		return;
 	for (unsigned int i = 0; i < hd->n_save_vars; i++) {
@@ -1021,15 +1021,15 @@ static void track_data_print(struct hist_buf *b, struct hist_data *hd, unsigned 
 		if (val->flags & HIST_FIELD_FL_STRING) {
 			const char *s = (const char *)(uintptr_t)v;
 
-			hb_printf(b, "  %s: %-32.*s", var->var_name, s ? STR_VAR_LEN_MAX : 6,
-				  s ? s : "(null)");
+			seq_buf_grow_printf(b, "  %s: %-32.*s", var->var_name, s ? STR_VAR_LEN_MAX : 6,
+					    s ? s : "(null)");
 		} else {
-			hb_printf(b, "  %s: %10llu", var->var_name, (unsigned long long)v);
+			seq_buf_grow_printf(b, "  %s: %10llu", var->var_name, (unsigned long long)v);
 		}
 	}
 }
 
-void print_actions(struct hist_buf *b, struct hist_data *hd, unsigned char *elt)
+void print_actions(struct seq_buf *b, struct hist_data *hd, unsigned char *elt)
 {
 	for (unsigned int i = 0; i < hd->n_actions; i++) {
 		struct action_data *data = hd->actions[i];
@@ -1040,36 +1040,36 @@ void print_actions(struct hist_buf *b, struct hist_data *hd, unsigned char *elt)
 }
 
 /* The kernel's print_action_spec(): what is between the action's parens. */
-static void print_action_spec(struct hist_buf *b, struct hist_data *hd,
+static void print_action_spec(struct seq_buf *b, struct hist_data *hd,
 			      struct action_data *data)
 {
 	if (data->action == ACTION_SAVE) {
 		for (unsigned int i = 0; i < hd->n_save_vars; i++)
-			hb_printf(b, "%s%s", i ? "," : "", hd->save_vars[i]->var->var_name);
+			seq_buf_grow_printf(b, "%s%s", i ? "," : "", hd->save_vars[i]->var->var_name);
 	} else if (data->action == ACTION_TRACE) {
 		if (data->use_trace_keyword)
-			hb_puts(b, data->synth_event_name);
+			seq_buf_grow_puts(b, data->synth_event_name);
 		for (unsigned int i = 0; i < data->n_params; i++)
-			hb_printf(b, "%s%s", i || data->use_trace_keyword ? "," : "",
-				  data->params[i]);
+			seq_buf_grow_printf(b, "%s%s", i || data->use_trace_keyword ? "," : "",
+					    data->params[i]);
 	}
 }
 
 /* The kernel's print_actions_spec(): the actions in the trigger's text. */
-void print_actions_spec(struct hist_buf *b, struct hist_data *hd)
+void print_actions_spec(struct seq_buf *b, struct hist_data *hd)
 {
 	for (unsigned int i = 0; i < hd->n_actions; i++) {
 		struct action_data *data = hd->actions[i];
 
 		if (data->handler == HANDLER_ONMATCH)
-			hb_printf(b, ":onmatch(%s.%s).", data->match_data.event_system,
-				  data->match_data.event);
+			seq_buf_grow_printf(b, ":onmatch(%s.%s).", data->match_data.event_system,
+					    data->match_data.event);
 		else
-			hb_printf(b, ":%s(%s).", data->handler == HANDLER_ONMAX ? "onmax" :
+			seq_buf_grow_printf(b, ":%s(%s).", data->handler == HANDLER_ONMAX ? "onmax" :
 										"onchange",
-				  data->track_data.var_str);
-		hb_printf(b, "%s(", data->action_name);
+					    data->track_data.var_str);
+		seq_buf_grow_printf(b, "%s(", data->action_name);
 		print_action_spec(b, hd, data);
-		hb_puts(b, ")");
+		seq_buf_grow_puts(b, ")");
 	}
 }

@@ -363,27 +363,27 @@ static char *expr_str(const struct hist_field *f, unsigned int level)
 }
 
 /* The kernel's hist_field_print(): a field as the trigger file shows it. */
-void hist_field_print(struct hist_buf *b, const struct hist_field *f)
+void hist_field_print(struct seq_buf *b, const struct hist_field *f)
 {
 	const char *name = hist_field_name(f, 0);
 
 	if (f->var_name)
-		hb_printf(b, "%s=", f->var_name);
+		seq_buf_grow_printf(b, "%s=", f->var_name);
 	if (f->flags & HIST_FIELD_FL_CPU)
-		hb_puts(b, "common_cpu");
+		seq_buf_grow_puts(b, "common_cpu");
 	else if (f->flags & HIST_FIELD_FL_CONST)
-		hb_printf(b, "%llu", (unsigned long long)f->constant);
+		seq_buf_grow_printf(b, "%llu", (unsigned long long)f->constant);
 	else
-		hb_printf(b, "%s%s", f->flags & (HIST_FIELD_FL_VAR_REF | HIST_FIELD_FL_ALIAS) ?
+		seq_buf_grow_printf(b, "%s%s", f->flags & (HIST_FIELD_FL_VAR_REF | HIST_FIELD_FL_ALIAS) ?
 				     "$" : "", name);
 	if (f->flags && !(f->flags & (HIST_FIELD_FL_VAR_REF | HIST_FIELD_FL_EXPR))) {
 		const char *flags = get_hist_field_flags(f);
 
 		if (flags)
-			hb_printf(b, ".%s", flags);
+			seq_buf_grow_printf(b, ".%s", flags);
 	}
 	if (f->buckets)
-		hb_printf(b, "=%ld", (long)f->buckets);
+		seq_buf_grow_printf(b, "=%ld", (long)f->buckets);
 }
 
 /* ------------------------------------------------------------------

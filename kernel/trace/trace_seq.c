@@ -1,48 +1,55 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * trace_seq: bounded text buffers for rendering events.
+ * trace_seq: bounded text buffers for rendering events, on a seq_buf
+ * (kernel/lib/seq_buf.c) as in the kernel.
  *
  * A write either fits whole or is dropped whole and marks the buffer full,
  * as in the kernel: a line is never cut in the middle of a field.
  */
-#include <stdio.h>
-#include <string.h>
-
 #include <linux/trace_seq.h>
 
-/* Room for text, keeping one byte for the terminating NUL. */
-static unsigned int seq_room(const struct trace_seq *s)
+/*
+ * The seq_buf over the struct's own buffer: pointed there on every write,
+ * so that a trace_seq zeroed or copied as a whole (which programs did
+ * before it had a seq_buf) still writes into itself.
+ */
+static struct seq_buf *seq_of(struct trace_seq *s)
 {
-	return TRACE_SEQ_BUFFER_SIZE - 1 - s->len;
+	s->seq.buffer = s->buffer;
+	s->seq.size = TRACE_SEQ_BUFFER_SIZE;
+	return &s->seq;
+}
+
+/* Undo a write that did not fit: the text before it stays, terminated. */
+static void seq_drop(struct trace_seq *s, size_t save_len)
+{
+	s->seq.len = save_len;
+	s->buffer[save_len] = '\0';
+	s->full = 1;
 }
 
 void __ustrace_trace_seq_vprintf(struct trace_seq *s, const char *fmt,
 			       va_list args)
 {
-	unsigned int room = seq_room(s);
-	int n;
+	size_t save_len = s->seq.len;
 
 	if (s->full)
 		return;
-	n = vsnprintf(s->buffer + s->len, room + 1, fmt, args);
-	if (n < 0 || (unsigned int)n > room) {
-		s->buffer[s->len] = '\0';
-		s->full = 1;
-		return;
-	}
-	s->len += n;
+	if (seq_buf_vprintf(seq_of(s), fmt, args))
+		seq_drop(s, save_len);
 }
 
 void __ustrace_trace_seq_putmem(struct trace_seq *s, const void *mem,
 			      unsigned int len)
 {
+	struct seq_buf *seq;
+
 	if (s->full)
 		return;
-	if (len > seq_room(s)) {
+	seq = seq_of(s);
+	if (len > seq_buf_buffer_left(seq)) {
 		s->full = 1;
 		return;
 	}
-	memcpy(s->buffer + s->len, mem, len);
-	s->len += len;
-	s->buffer[s->len] = '\0';
+	seq_buf_putmem(seq, mem, len);
 }

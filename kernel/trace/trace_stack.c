@@ -19,7 +19,6 @@
 #include <elf.h>
 #include <errno.h>
 #include <execinfo.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <link.h>
 #include <pthread.h>
@@ -28,11 +27,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
 
 #include <linux/ring_buffer.h>
 #include <linux/trace_events.h>
+
+#include <ustrace/elf.h>
 
 #include "../internal.h"
 #include "trace.h"
@@ -196,10 +195,7 @@ struct elf_sym {
 struct sym_table {
 	uintptr_t		bias;
 	char			*path;
-	void			*map;
-	size_t			map_size;
-	const char		*strtab;
-	size_t			strtab_size;
+	struct ustrace_elf	elf;		/* <ustrace/elf.h> */
 	struct elf_sym		*syms;
 	size_t			nr;
 	struct sym_table	*next;
@@ -214,56 +210,21 @@ static int cmp_sym(const void *a, const void *b)
 	return (x->addr > y->addr) - (x->addr < y->addr);
 }
 
-/* A section header of the mapped file, or NULL if it is not all in it. */
-static const Elf64_Shdr *elf_shdr(const struct sym_table *t, const Elf64_Ehdr *eh, unsigned int i)
-{
-	uint64_t off = (uint64_t)i * sizeof(Elf64_Shdr);
-
-	if (i >= eh->e_shnum || eh->e_shoff > t->map_size ||
-	    off + sizeof(Elf64_Shdr) > t->map_size - eh->e_shoff)
-		return NULL;
-	off += eh->e_shoff;
-	return (const Elf64_Shdr *)((const char *)t->map + off);
-}
-
-static bool in_file(const struct sym_table *t, const Elf64_Shdr *s)
-{
-	return s->sh_offset <= t->map_size && s->sh_size <= t->map_size - s->sh_offset;
-}
-
-/* Read the function symbols of the file mapped at t->map; 0 or -EINVAL. */
+/* Read the function symbols of the file mapped in t->elf; 0 or -errno. */
 static int elf_load_syms(struct sym_table *t)
 {
-	const Elf64_Ehdr *eh = t->map;
-	const Elf64_Shdr *sh = NULL, *str;
 	const Elf64_Sym *syms;
-	size_t n;
+	int err = ustrace_elf_symbols(&t->elf);
 
-	if (t->map_size < sizeof(*eh) || memcmp(eh->e_ident, ELFMAG, SELFMAG) ||
-	    eh->e_ident[EI_CLASS] != ELFCLASS64 || eh->e_shentsize != sizeof(Elf64_Shdr))
-		return -EINVAL;
-	for (int want = SHT_SYMTAB; !sh && want; want = want == SHT_SYMTAB ? SHT_DYNSYM : 0)
-		for (unsigned int i = 0; i < eh->e_shnum && !sh; i++) {
-			const Elf64_Shdr *s = elf_shdr(t, eh, i);
-
-			if (s && s->sh_type == (unsigned int)want)
-				sh = s;
-		}
-	if (!sh || !in_file(t, sh))
-		return -EINVAL;
-	str = elf_shdr(t, eh, sh->sh_link);
-	if (!str || !in_file(t, str))
-		return -EINVAL;
-	t->strtab = (const char *)t->map + str->sh_offset;
-	t->strtab_size = str->sh_size;
-	syms = (const Elf64_Sym *)((const char *)t->map + sh->sh_offset);
-	n = sh->sh_size / sizeof(*syms);
-	t->syms = calloc(n ? n : 1, sizeof(*t->syms));
+	if (err)
+		return err;
+	syms = t->elf.syms;
+	t->syms = calloc(t->elf.nr_syms ? t->elf.nr_syms : 1, sizeof(*t->syms));
 	if (!t->syms)
 		return -ENOMEM;
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < t->elf.nr_syms; i++) {
 		if (ELF64_ST_TYPE(syms[i].st_info) != STT_FUNC || syms[i].st_shndx == SHN_UNDEF ||
-		    !syms[i].st_value || syms[i].st_name >= t->strtab_size)
+		    !syms[i].st_value || syms[i].st_name >= t->elf.strtab_size)
 			continue;
 		t->syms[t->nr++] = (struct elf_sym){ syms[i].st_value, syms[i].st_size,
 						      syms[i].st_name };
@@ -276,8 +237,6 @@ static int elf_load_syms(struct sym_table *t)
 static struct sym_table *sym_table_get(uintptr_t bias, const char *path)
 {
 	struct sym_table *t;
-	struct stat st;
-	int fd;
 
 	for (t = sym_tables; t; t = t->next)
 		if (t->bias == bias && !strcmp(t->path, path))
@@ -287,20 +246,9 @@ static struct sym_table *sym_table_get(uintptr_t bias, const char *path)
 		return NULL;
 	t->bias = bias;
 	t->path = strdup(path);
-	fd = open(*path ? path : "/proc/self/exe", O_RDONLY | O_CLOEXEC);
-	if (fd >= 0 && !fstat(fd, &st) && st.st_size > 0) {
-		t->map_size = (size_t)st.st_size;
-		t->map = mmap(NULL, t->map_size, PROT_READ, MAP_PRIVATE, fd, 0);
-		if (t->map == MAP_FAILED)
-			t->map = NULL;
-	}
-	if (fd >= 0)
-		close(fd);
 	/* An object without symbols stays in the list, so that it is not read again. */
-	if (t->map && elf_load_syms(t)) {
-		munmap(t->map, t->map_size);
-		t->map = NULL;
-	}
+	if (!ustrace_elf_open(&t->elf, *path ? path : "/proc/self/exe") && elf_load_syms(t))
+		ustrace_elf_close(&t->elf);
 	t->next = sym_tables;
 	sym_tables = t;
 	return t;
@@ -365,7 +313,7 @@ static void sym_lookup(struct sym_cache_entry *e, unsigned long ip)
 
 		if (s->size && a >= s->addr + s->size)
 			continue;
-		e->name = t->strtab + s->name;
+		e->name = t->elf.strtab + s->name;
 		e->offset = (unsigned long)(a - s->addr);
 		e->size = (unsigned long)s->size;
 		return;

@@ -22,7 +22,6 @@
 #include <dlfcn.h>
 #include <elf.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <link.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -31,8 +30,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
+
+#include <ustrace/elf.h>
 
 #include "../internal.h"
 #include "trace.h"
@@ -49,10 +48,7 @@ struct sym_obj {
 	uintptr_t	bias;
 	char		*path;		/* "" for the executable */
 	const char	*module;	/* kallsyms' [module]: NULL for the executable */
-	void		*map;
-	size_t		map_size;
-	const char	*strtab;
-	size_t		strtab_size;
+	struct ustrace_elf elf;		/* <ustrace/elf.h> */
 	struct sym	*syms;
 	size_t		nr;
 	uint64_t	tp_str_addr;	/* __tracepoint_str, in the file */
@@ -81,21 +77,6 @@ static char *retired[2][2];
 /* ------------------------------------------------------------------
  * Reading an object's file
  */
-
-static const Elf64_Shdr *shdr_at(const struct sym_obj *o, const Elf64_Ehdr *eh, unsigned int i)
-{
-	uint64_t off = (uint64_t)i * sizeof(Elf64_Shdr);
-
-	if (i >= eh->e_shnum || eh->e_shoff > o->map_size ||
-	    off + sizeof(Elf64_Shdr) > o->map_size - eh->e_shoff)
-		return NULL;
-	return (const Elf64_Shdr *)((const char *)o->map + eh->e_shoff + off);
-}
-
-static bool shdr_in_file(const struct sym_obj *o, const Elf64_Shdr *s)
-{
-	return s->sh_offset <= o->map_size && s->sh_size <= o->map_size - s->sh_offset;
-}
 
 /* kallsyms' letter for a symbol of section @s. */
 static char sym_type(const Elf64_Sym *es, const Elf64_Shdr *s)
@@ -129,60 +110,27 @@ static int cmp_sym(const void *a, const void *b)
 		return fx ? -1 : 1;
 	if ((x->type < 'a') != (y->type < 'a'))
 		return x->type < 'a' ? -1 : 1;
-	return strcmp(sort_obj->strtab + x->name, sort_obj->strtab + y->name);
+	return strcmp(sort_obj->elf.strtab + x->name, sort_obj->elf.strtab + y->name);
 }
 
-/* The section named @name, or NULL. */
-static const Elf64_Shdr *find_section(const struct sym_obj *o, const Elf64_Ehdr *eh,
-				      const char *name)
-{
-	const Elf64_Shdr *shstr = shdr_at(o, eh, eh->e_shstrndx);
-	size_t len = strlen(name);
-
-	if (!shstr || !shdr_in_file(o, shstr))
-		return NULL;
-	for (unsigned int i = 0; i < eh->e_shnum; i++) {
-		const Elf64_Shdr *s = shdr_at(o, eh, i);
-
-		if (s && s->sh_name < shstr->sh_size && shstr->sh_size - s->sh_name > len &&
-		    !memcmp((const char *)o->map + shstr->sh_offset + s->sh_name, name, len + 1))
-			return s;
-	}
-	return NULL;
-}
-
-/* The functions and objects of the file mapped at o->map; 0 or -errno. */
+/* The functions and objects of the file mapped in o->elf; 0 or -errno. */
 static int load_syms(struct sym_obj *o)
 {
-	const Elf64_Ehdr *eh = o->map;
-	const Elf64_Shdr *sh = NULL, *str, *tp;
+	const Elf64_Shdr *tp;
 	const Elf64_Sym *es;
 	size_t n, j = 0;
+	int err;
 
-	if (o->map_size < sizeof(*eh) || memcmp(eh->e_ident, ELFMAG, SELFMAG) ||
-	    eh->e_ident[EI_CLASS] != ELFCLASS64 || eh->e_shentsize != sizeof(Elf64_Shdr))
-		return -EINVAL;
-	tp = find_section(o, eh, "__tracepoint_str");
+	tp = ustrace_elf_section(&o->elf, "__tracepoint_str");
 	if (tp) {
 		o->tp_str_addr = tp->sh_addr;
 		o->tp_str_size = tp->sh_size;
 	}
-	for (int want = SHT_SYMTAB; !sh && want; want = want == SHT_SYMTAB ? SHT_DYNSYM : 0)
-		for (unsigned int i = 0; i < eh->e_shnum && !sh; i++) {
-			const Elf64_Shdr *s = shdr_at(o, eh, i);
-
-			if (s && s->sh_type == (unsigned int)want)
-				sh = s;
-		}
-	if (!sh || !shdr_in_file(o, sh))
-		return -EINVAL;
-	str = shdr_at(o, eh, sh->sh_link);
-	if (!str || !shdr_in_file(o, str))
-		return -EINVAL;
-	o->strtab = (const char *)o->map + str->sh_offset;
-	o->strtab_size = str->sh_size;
-	es = (const Elf64_Sym *)((const char *)o->map + sh->sh_offset);
-	n = sh->sh_size / sizeof(*es);
+	err = ustrace_elf_symbols(&o->elf);
+	if (err)
+		return err;
+	es = o->elf.syms;
+	n = o->elf.nr_syms;
 	o->syms = calloc(n ? n : 1, sizeof(*o->syms));
 	if (!o->syms)
 		return -ENOMEM;
@@ -191,11 +139,11 @@ static int load_syms(struct sym_obj *o)
 
 		if ((type != STT_FUNC && type != STT_OBJECT) || es[i].st_shndx == SHN_UNDEF ||
 		    es[i].st_shndx >= SHN_LORESERVE || !es[i].st_value || !es[i].st_name ||
-		    es[i].st_name >= o->strtab_size ||
-		    !memchr(o->strtab + es[i].st_name, 0, o->strtab_size - es[i].st_name))
+		    es[i].st_name >= o->elf.strtab_size ||
+		    !memchr(o->elf.strtab + es[i].st_name, 0, o->elf.strtab_size - es[i].st_name))
 			continue;
 		o->syms[o->nr++] = (struct sym){ es[i].st_value, es[i].st_name,
-						 sym_type(&es[i], shdr_at(o, eh, es[i].st_shndx)) };
+						 sym_type(&es[i], ustrace_elf_shdr(&o->elf, es[i].st_shndx)) };
 	}
 	sort_obj = o;
 	qsort(o->syms, o->nr, sizeof(*o->syms), cmp_sym);
@@ -212,8 +160,6 @@ static struct sym_obj *obj_get(uintptr_t bias, const char *path)
 {
 	struct sym_obj *o;
 	const char *slash;
-	struct stat st;
-	int fd;
 
 	for (o = objs; o; o = o->next)
 		if (o->bias == bias && !strcmp(o->path, path))
@@ -229,19 +175,9 @@ static struct sym_obj *obj_get(uintptr_t bias, const char *path)
 	}
 	slash = strrchr(o->path, '/');
 	o->module = *path ? (slash ? slash + 1 : o->path) : NULL;
-	fd = open(*path ? path : "/proc/self/exe", O_RDONLY | O_CLOEXEC);
-	if (fd >= 0 && !fstat(fd, &st) && st.st_size > 0) {
-		o->map_size = (size_t)st.st_size;
-		o->map = mmap(NULL, o->map_size, PROT_READ, MAP_PRIVATE, fd, 0);
-		if (o->map == MAP_FAILED)
-			o->map = NULL;
-	}
-	if (fd >= 0)
-		close(fd);
 	/* An object without symbols stays listed, so that it is not read again. */
-	if (o->map && load_syms(o)) {
-		munmap(o->map, o->map_size);
-		o->map = NULL;
+	if (!ustrace_elf_open(&o->elf, *path ? path : "/proc/self/exe") && load_syms(o)) {
+		ustrace_elf_close(&o->elf);
 		o->nr = 0;
 	}
 	o->next = objs;
@@ -291,10 +227,10 @@ int trace_sym_lookup(char *buf, size_t size, unsigned long addr, bool offset)
 		uint64_t end = lo < o->nr ? o->syms[lo].addr :
 			       (uint64_t)((uintptr_t)dlfo.dlfo_map_end - lm->l_addr);
 
-		snprintf(buf, size, "%s+0x%llx/0x%llx", o->strtab + s->name,
+		snprintf(buf, size, "%s+0x%llx/0x%llx", o->elf.strtab + s->name,
 			 (unsigned long long)(a - s->addr), (unsigned long long)(end - s->addr));
 	} else {
-		snprintf(buf, size, "%s", o->strtab + o->syms[lo - 1].name);
+		snprintf(buf, size, "%s", o->elf.strtab + o->syms[lo - 1].name);
 	}
 	pthread_mutex_unlock(&syms_lock);
 	return 0;
@@ -362,10 +298,10 @@ static void kallsyms_of(struct text *t, const struct sym_obj *o)
 
 		if (o->module)
 			text_printf(t, "%016lx %c %s\t[%s]\n", addr, o->syms[i].type,
-				    o->strtab + o->syms[i].name, o->module);
+				    o->elf.strtab + o->syms[i].name, o->module);
 		else
 			text_printf(t, "%016lx %c %s\n", addr, o->syms[i].type,
-				    o->strtab + o->syms[i].name);
+				    o->elf.strtab + o->syms[i].name);
 	}
 }
 

@@ -21,6 +21,7 @@
 #include "to-events.h"
 
 #include <linux/ring_buffer.h>
+#include <linux/seq_buf.h>
 #include <linux/trace.h>
 #include <linux/trace_events.h>
 
@@ -353,6 +354,52 @@ static void test_seq_full(void)
 	free(s);
 }
 
+/*
+ * <linux/seq_buf.h> on a caller's buffer: writes keep the text
+ * NUL-terminated, a write that does not fit copies what fits and marks
+ * the overflow (len > size), and the writes after it do nothing; the
+ * time printer is "%5llu.%06llu" rounded to the microsecond.  And a
+ * trace_seq zeroed as a whole, as programs did before it had a seq_buf,
+ * still writes into its own buffer.
+ */
+static void test_seq_buf(void)
+{
+	struct trace_seq *z = calloc(1, sizeof(*z));
+	struct seq_buf s;
+	char buf[16];
+
+	ASSERT_TRUE(z != NULL);
+	seq_buf_init(&s, buf, sizeof(buf));
+	EXPECT_STREQ("", seq_buf_str(&s));
+	EXPECT_EQ(0, seq_buf_printf(&s, "%d-", 42));
+	EXPECT_EQ(0, seq_buf_put_decimal(&s, 7, 3, '0'));
+	EXPECT_EQ(0, seq_buf_putc(&s, ' '));
+	EXPECT_STREQ("42-007 ", seq_buf_str(&s));
+	EXPECT_EQ(7u, (unsigned int)seq_buf_used(&s));
+	EXPECT_EQ(8u, (unsigned int)seq_buf_buffer_left(&s));
+	EXPECT_EQ(0, seq_buf_has_overflowed(&s));
+	EXPECT_EQ(-1, seq_buf_puts(&s, "abcdefghij"));
+	EXPECT_EQ(1, seq_buf_has_overflowed(&s));
+	EXPECT_STREQ("42-007 abcdefgh", seq_buf_str(&s));
+	EXPECT_EQ(15u, (unsigned int)seq_buf_used(&s));
+	EXPECT_EQ(-1, seq_buf_putc(&s, 'x'));
+	EXPECT_STREQ("42-007 abcdefgh", seq_buf_str(&s));
+
+	seq_buf_init(&s, buf, sizeof(buf));
+	EXPECT_EQ(0, seq_buf_put_usecs(&s, 1234567499ull));
+	EXPECT_STREQ("    1.234567", seq_buf_str(&s));
+	seq_buf_clear(&s);
+	EXPECT_EQ(0, seq_buf_put_usecs(&s, 123456789999500ull));
+	EXPECT_STREQ("123456.790000", seq_buf_str(&s));
+
+	trace_seq_puts(z, "zeroed");
+	EXPECT_STREQ("zeroed", z->buffer);
+	EXPECT_EQ(6u, (unsigned int)z->len);
+	EXPECT_EQ(6u, (unsigned int)z->seq.len);
+	EXPECT_EQ(0, trace_seq_has_overflowed(z));
+	free(z);
+}
+
 /* Not asserted: how fast the trace file renders. */
 static void test_render_rate(void)
 {
@@ -384,11 +431,12 @@ static void test_render_rate(void)
 int main(void)
 {
 	ksft_print_header();
-	ksft_set_plan(7);
+	ksft_set_plan(8);
 	KSFT_RUN(test_header_empty);
 	KSFT_RUN(test_trace_one_thread);
 	KSFT_RUN(test_cmdline);
 	KSFT_RUN(test_seq_full);
+	KSFT_RUN(test_seq_buf);
 	KSFT_RUN(test_trace_threads);
 	KSFT_RUN(test_lost_events);
 	KSFT_RUN(test_render_rate);

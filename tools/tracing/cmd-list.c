@@ -19,29 +19,27 @@
  */
 #include <elf.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <linux/trace_events.h>
 #include <linux/tracepoint-defs.h>
 
+#include <ustrace/elf.h>
+
 #include "ustrace.h"
 
 #define TP_PREFIX "__tracepoint_"
 
+/* The object, and its whole table of section headers (checked at open). */
 struct elf_file {
-	const unsigned char *map;
-	size_t size;
-	const Elf64_Ehdr *eh;
-	const Elf64_Shdr *sh;
+	struct ustrace_elf	e;
+	const Elf64_Shdr	*sh;
 };
 
 struct tp_entry {
@@ -51,35 +49,20 @@ struct tp_entry {
 
 static bool in_file(const struct elf_file *f, uint64_t off, uint64_t len)
 {
-	return off <= f->size && len <= f->size - off;
+	return ustrace_elf_has(&f->e, off, len);
 }
 
 static int elf_open(struct elf_file *f, const char *path)
 {
-	struct stat st;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int ret = ustrace_elf_open(&f->e, path);
 
-	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &st) || st.st_size < (off_t)sizeof(Elf64_Ehdr)) {
-		close(fd);
+	if (ret)
+		return ret;
+	if (!in_file(f, f->e.eh->e_shoff, (uint64_t)f->e.eh->e_shnum * sizeof(Elf64_Shdr))) {
+		ustrace_elf_close(&f->e);
 		return -ENOEXEC;
 	}
-	f->size = st.st_size;
-	f->map = mmap(NULL, f->size, PROT_READ, MAP_PRIVATE, fd, 0);
-	close(fd);
-	if (f->map == MAP_FAILED)
-		return -errno;
-	f->eh = (const Elf64_Ehdr *)f->map;
-	if (memcmp(f->eh->e_ident, ELFMAG, SELFMAG) ||
-	    f->eh->e_ident[EI_CLASS] != ELFCLASS64 ||
-	    f->eh->e_shentsize != sizeof(Elf64_Shdr) ||
-	    !in_file(f, f->eh->e_shoff,
-		     (uint64_t)f->eh->e_shnum * sizeof(Elf64_Shdr))) {
-		munmap((void *)f->map, f->size);
-		return -ENOEXEC;
-	}
-	f->sh = (const Elf64_Shdr *)(f->map + f->eh->e_shoff);
+	f->sh = (const Elf64_Shdr *)(f->e.map + f->e.eh->e_shoff);
 	return 0;
 }
 
@@ -89,7 +72,7 @@ static const unsigned char *elf_at(const struct elf_file *f, uint64_t addr,
 {
 	int i;
 
-	for (i = 0; i < f->eh->e_shnum; i++) {
+	for (i = 0; i < f->e.eh->e_shnum; i++) {
 		const Elf64_Shdr *s = &f->sh[i];
 
 		if (s->sh_type == SHT_NOBITS || !(s->sh_flags & SHF_ALLOC))
@@ -99,7 +82,7 @@ static const unsigned char *elf_at(const struct elf_file *f, uint64_t addr,
 			continue;
 		if (!in_file(f, s->sh_offset + (addr - s->sh_addr), len))
 			return NULL;
-		return f->map + s->sh_offset + (addr - s->sh_addr);
+		return f->e.map + s->sh_offset + (addr - s->sh_addr);
 	}
 	return NULL;
 }
@@ -111,7 +94,7 @@ static uint64_t elf_pointer(const struct elf_file *f, uint64_t addr)
 	uint64_t val = 0;
 	int i;
 
-	for (i = 0; i < f->eh->e_shnum; i++) {
+	for (i = 0; i < f->e.eh->e_shnum; i++) {
 		const Elf64_Shdr *s = &f->sh[i];
 		const Elf64_Rela *r;
 		uint64_t k, n;
@@ -119,7 +102,7 @@ static uint64_t elf_pointer(const struct elf_file *f, uint64_t addr)
 		if (s->sh_type != SHT_RELA || s->sh_entsize != sizeof(*r) ||
 		    !in_file(f, s->sh_offset, s->sh_size))
 			continue;
-		r = (const Elf64_Rela *)(f->map + s->sh_offset);
+		r = (const Elf64_Rela *)(f->e.map + s->sh_offset);
 		n = s->sh_size / sizeof(*r);
 		for (k = 0; k < n; k++) {
 			uint32_t type = ELF64_R_TYPE(r[k].r_info);
@@ -186,30 +169,23 @@ typedef int (*symbol_fn)(const struct elf_file *f, const Elf64_Sym *sym,
 static int walk_objects(const struct elf_file *f, const Elf64_Shdr *symsec,
 			const char *prefix, symbol_fn fn, void *priv)
 {
-	const Elf64_Shdr *strsec;
 	const Elf64_Sym *sym;
-	uint64_t k, nsyms;
+	const char *strtab;
+	size_t k, nsyms, strtab_size;
 	int ret;
 
-	if (symsec->sh_link >= f->eh->e_shnum ||
-	    symsec->sh_entsize != sizeof(*sym) ||
-	    !in_file(f, symsec->sh_offset, symsec->sh_size))
+	if (symsec->sh_entsize != sizeof(*sym) ||
+	    ustrace_elf_symtab(&f->e, symsec, &sym, &nsyms, &strtab, &strtab_size))
 		return 0;
-	strsec = &f->sh[symsec->sh_link];
-	if (!in_file(f, strsec->sh_offset, strsec->sh_size))
-		return 0;
-	sym = (const Elf64_Sym *)(f->map + symsec->sh_offset);
-	nsyms = symsec->sh_size / sizeof(*sym);
 	for (k = 0; k < nsyms; k++) {
 		const char *name;
 
 		if (sym[k].st_shndx == SHN_UNDEF ||
 		    ELF64_ST_TYPE(sym[k].st_info) != STT_OBJECT ||
-		    sym[k].st_name >= strsec->sh_size)
+		    sym[k].st_name >= strtab_size)
 			continue;
-		name = (const char *)f->map + strsec->sh_offset +
-		       sym[k].st_name;
-		if (!memchr(name, 0, strsec->sh_size - sym[k].st_name) ||
+		name = strtab + sym[k].st_name;
+		if (!memchr(name, 0, strtab_size - sym[k].st_name) ||
 		    strncmp(name, prefix, strlen(prefix)))
 			continue;
 		ret = fn(f, &sym[k], name + strlen(prefix), priv);
@@ -225,7 +201,7 @@ static int walk_tables(const struct elf_file *f, bool symtab_only, const char *p
 {
 	int ret = 0;
 
-	for (int s = 0; s < f->eh->e_shnum && !ret; s++)
+	for (int s = 0; s < f->e.eh->e_shnum && !ret; s++)
 		if (f->sh[s].sh_type == SHT_SYMTAB ||
 		    (f->sh[s].sh_type == SHT_DYNSYM && !symtab_only))
 			ret = walk_objects(f, &f->sh[s], prefix, fn, priv);
@@ -463,7 +439,7 @@ static int list_object(const char *path, enum list_what what, bool verbose, bool
 	}
 	if (what != LIST_TRACEPOINTS) {
 		ret = list_events(&f, path, what == LIST_FORMATS, prefix);
-		munmap((void *)f.map, f.size);
+		ustrace_elf_close(&f.e);
 		return ret ? 1 : 0;
 	}
 	ret = walk_tables(&f, false, TP_PREFIX, add_tracepoint, &l);
@@ -484,7 +460,7 @@ static int list_object(const char *path, enum list_what what, bool verbose, bool
 		free(v[i].signature);
 	}
 	free(v);
-	munmap((void *)f.map, f.size);
+	ustrace_elf_close(&f.e);
 	return ret ? 1 : 0;
 }
 

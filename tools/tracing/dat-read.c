@@ -17,15 +17,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "ustrace.h"
+#include <ustrace/trace_dat.h>
 
-/* trace-cmd's option ids (trace-cmd.dat.v7(5)). */
-enum {
-	OPT_DONE	= 0,
-	OPT_CPUSTAT	= 2,
-	OPT_BUFFER	= 3,
-	OPT_TRACECLOCK	= 4,
-};
+#include "ustrace.h"
 
 struct cursor {
 	const unsigned char	*map;
@@ -177,7 +171,7 @@ static void read_options(struct dat_summary *d, struct cursor *c, uint64_t *next
 		uint32_t size;
 		struct cursor o;
 
-		if (id == OPT_DONE && d->version < 7)
+		if (id == TRACE_DAT_OPT_DONE && d->version < 7)
 			return;
 		size = (uint32_t)take_num(c, 4);
 		o = *c;
@@ -185,15 +179,15 @@ static void read_options(struct dat_summary *d, struct cursor *c, uint64_t *next
 		take(c, size);
 		if (c->bad)
 			return;
-		if (id == OPT_DONE) {
+		if (id == TRACE_DAT_OPT_DONE) {
 			*next = take_num(&o, 8);
 			return;
 		}
-		if (id == OPT_CPUSTAT && size)
+		if (id == TRACE_DAT_OPT_CPUSTAT && size)
 			add_stats(d, (const char *)o.map + o.pos, strnlen((const char *)o.map + o.pos, size));
-		else if (id == OPT_TRACECLOCK && size)
+		else if (id == TRACE_DAT_OPT_TRACECLOCK && size)
 			set_clock(d, strndupa((const char *)o.map + o.pos, size));
-		else if (id == OPT_BUFFER && d->version >= 7)
+		else if (id == TRACE_DAT_OPT_BUFFER && d->version >= 7)
 			read_buffer_option(d, &o);
 	}
 }
@@ -253,7 +247,7 @@ static void read_v7(struct dat_summary *d, struct cursor *c)
 	next = take_num(c, 8);
 	while (next && !c->bad && hops++ < 1000) {
 		seek(c, next);
-		if ((uint16_t)take_num(c, 2) != OPT_DONE) {
+		if ((uint16_t)take_num(c, 2) != TRACE_DAT_OPT_DONE) {
 			c->bad = true;
 			return;
 		}

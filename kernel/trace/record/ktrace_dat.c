@@ -14,13 +14,9 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 
-#include "ktrace.h"
+#include <ustrace/trace_dat.h>
 
-enum {
-	OPT_DONE = 0, OPT_CPUSTAT = 2, OPT_BUFFER = 3, OPT_TRACECLOCK = 4,
-	SEC_HEADERS = 16, SEC_FTRACE = 17, SEC_EVENTS = 18, SEC_KALLSYMS = 19,
-	SEC_CMDLINES = 21,
-};
+#include "ktrace.h"
 
 struct cur {
 	const unsigned char	*map;
@@ -158,20 +154,20 @@ static void read_section(struct cur *c, struct kt_dat *d, unsigned int id, uint6
 		return;
 	}
 	switch (id) {
-	case SEC_HEADERS:
+	case TRACE_DAT_OPT_HEADER_INFO:
 		read_headers(&s, d);
 		break;
-	case SEC_FTRACE:
+	case TRACE_DAT_OPT_FTRACE_EVENTS:
 		read_formats(&s, d, "ftrace", true);
 		break;
-	case SEC_EVENTS:
+	case TRACE_DAT_OPT_EVENT_FORMATS:
 		read_systems(&s, d);
 		break;
-	case SEC_KALLSYMS:
+	case TRACE_DAT_OPT_KALLSYMS:
 		len = take_n(&s, 4);
 		d->kallsyms = dup_n(take(&s, (size_t)len), (size_t)len);
 		break;
-	case SEC_CMDLINES:
+	case TRACE_DAT_OPT_CMDLINES:
 		len = take_n(&s, 8);
 		d->cmdlines = dup_n(take(&s, (size_t)len), (size_t)len);
 		d->cmdlines_len = (size_t)len;
@@ -211,7 +207,7 @@ static void read_buffer(struct cur *c, struct kt_dat *d, size_t end)
 /* One options section at @off; returns the next one's offset (0: none). */
 static uint64_t read_options(struct cur *c, struct kt_dat *d, uint64_t off, int *stat_cpu)
 {
-	if (!seek_section(c, off, OPT_DONE))
+	if (!seek_section(c, off, TRACE_DAT_OPT_DONE))
 		return 0;
 	while (!c->bad) {
 		unsigned int id = (unsigned int)take_n(c, 2);
@@ -221,15 +217,15 @@ static uint64_t read_options(struct cur *c, struct kt_dat *d, uint64_t off, int 
 
 		if (c->bad || size > c->size - start)
 			break;
-		if (id == OPT_DONE)
+		if (id == TRACE_DAT_OPT_DONE)
 			return take_n(c, 8);
-		if (id >= SEC_HEADERS && id <= SEC_CMDLINES && size == 8)
+		if (id >= TRACE_DAT_OPT_HEADER_INFO && id <= TRACE_DAT_OPT_CMDLINES && size == 8)
 			read_section(c, d, id, take_n(c, 8));
-		else if (id == OPT_CPUSTAT && *stat_cpu < d->nr_cpus)
+		else if (id == TRACE_DAT_OPT_CPUSTAT && *stat_cpu < d->nr_cpus)
 			d->cpus[(*stat_cpu)++].stats = dup_n(take(c, size), size);
-		else if (id == OPT_TRACECLOCK)
+		else if (id == TRACE_DAT_OPT_TRACECLOCK)
 			d->clock_list = dup_n(take(c, size), size);
-		else if (id == OPT_BUFFER)
+		else if (id == TRACE_DAT_OPT_BUFFER)
 			read_buffer(c, d, end);
 		else if (id == TRACE_DAT_OPT_CLOCK_SCALE && size == 24) {
 			mode = (uint32_t)take_n(c, 4);

@@ -39,19 +39,14 @@
 #include <sys/syscall.h>
 
 #include <linux/ring_buffer.h>
+#include <ustrace/trace_dat.h>
 
 #include "trace_dat.h"
 
 /*
- * trace-cmd's option ids (trace-cmd.dat.v7(5)); a section's id is that of
- * the option that points to it (the table below).
+ * The sections of a version 7 file, in file order, with their ids (a
+ * section's id is that of the option that points to it).
  */
-enum {
-	OPT_DONE = 0, OPT_CPUSTAT = 2, OPT_BUFFER = 3, OPT_TRACECLOCK = 4,
-	OPT_UNAME = 5, OPT_CPUCOUNT = 8,
-};
-
-/* The sections of a version 7 file, in file order, with their ids. */
 enum {
 	SEC_HEADERS, SEC_FTRACE, SEC_EVENTS, SEC_KALLSYMS, SEC_PRINTK,
 	SEC_CMDLINES, SEC_OPTIONS, SEC_FLYRECORD, SEC_BUFFER_OPTIONS,
@@ -62,16 +57,16 @@ static const struct {
 	unsigned short	id;
 	const char	*name;
 } sections[NR_SECS] = {
-	[SEC_HEADERS]		= { 16, "headers" },
-	[SEC_FTRACE]		= { 17, "ftrace events" },
-	[SEC_EVENTS]		= { 18, "events format" },
-	[SEC_KALLSYMS]		= { 19, "kallsyms" },
-	[SEC_PRINTK]		= { 20, "printk" },
-	[SEC_CMDLINES]		= { 21, "command lines" },
-	[SEC_OPTIONS]		= { OPT_DONE, "options" },
-	[SEC_FLYRECORD]		= { OPT_BUFFER, "buffer flyrecord" },
-	[SEC_BUFFER_OPTIONS]	= { OPT_DONE, "buffer options" },
-	[SEC_STRINGS]		= { 15, "strings" },
+	[SEC_HEADERS]		= { TRACE_DAT_OPT_HEADER_INFO, "headers" },
+	[SEC_FTRACE]		= { TRACE_DAT_OPT_FTRACE_EVENTS, "ftrace events" },
+	[SEC_EVENTS]		= { TRACE_DAT_OPT_EVENT_FORMATS, "events format" },
+	[SEC_KALLSYMS]		= { TRACE_DAT_OPT_KALLSYMS, "kallsyms" },
+	[SEC_PRINTK]		= { TRACE_DAT_OPT_PRINTK, "printk" },
+	[SEC_CMDLINES]		= { TRACE_DAT_OPT_CMDLINES, "command lines" },
+	[SEC_OPTIONS]		= { TRACE_DAT_OPT_DONE, "options" },
+	[SEC_FLYRECORD]		= { TRACE_DAT_OPT_BUFFER, "buffer flyrecord" },
+	[SEC_BUFFER_OPTIONS]	= { TRACE_DAT_OPT_DONE, "buffer options" },
+	[SEC_STRINGS]		= { TRACE_DAT_OPT_STRINGS, "strings" },
 };
 
 #define DAT_PAGE_SIZE	RB_PAGE_SIZE
@@ -113,70 +108,6 @@ static ssize_t dat_write(int fd, const void *buf, size_t len)
 static ssize_t dat_pread(int fd, void *buf, size_t len, off_t off)
 {
 	return syscall(SYS_pread64, fd, buf, len, off);
-}
-
-/* ------------------------------------------------------------------
- * Text without allocation
- */
-
-void trace_dat_text_init(struct trace_dat_text *t, char *buf, size_t size)
-{
-	t->buf = buf;
-	t->size = size;
-	t->len = 0;
-	if (size)
-		buf[0] = '\0';
-}
-
-static void text_put(struct trace_dat_text *t, const char *s, size_t n)
-{
-	if (t->len < t->size) {
-		size_t room = t->size - 1 - t->len;
-
-		memcpy(t->buf + t->len, s, n < room ? n : room);
-		t->buf[t->len + (n < room ? n : room)] = '\0';
-	}
-	t->len += n;
-}
-
-void trace_dat_puts(struct trace_dat_text *t, const char *s)
-{
-	text_put(t, s, strlen(s));
-}
-
-/* @val in decimal, at least @width digits padded with @pad. */
-static void put_padded(struct trace_dat_text *t, uint64_t val, int width, char pad)
-{
-	char digits[24], *p = digits + sizeof(digits);
-
-	do {
-		*--p = (char)('0' + val % 10);
-		val /= 10;
-		width--;
-	} while (val);
-	while (width-- > 0 && p > digits)
-		*--p = pad;
-	text_put(t, p, (size_t)(digits + sizeof(digits) - p));
-}
-
-void trace_dat_putu(struct trace_dat_text *t, uint64_t val)
-{
-	put_padded(t, val, 0, ' ');
-}
-
-void trace_dat_put_time(struct trace_dat_text *t, uint64_t ns, bool in_ns)
-{
-	uint64_t usecs;
-
-	if (!in_ns) {
-		trace_dat_putu(t, ns);
-		return;
-	}
-	/* The kernel's ns2usecs() rounds. */
-	usecs = (ns + 500) / 1000;
-	put_padded(t, usecs / 1000000, 5, ' ');
-	text_put(t, ".", 1);
-	put_padded(t, usecs % 1000000, 6, '0');
 }
 
 /* ------------------------------------------------------------------
@@ -417,14 +348,14 @@ static void out_common_options(struct dat_out *o)
 {
 	const struct trace_dat_info *info = o->info;
 
-	out_option_str(o, OPT_TRACECLOCK, info->clock_list);
+	out_option_str(o, TRACE_DAT_OPT_TRACECLOCK, info->clock_list);
 	if (info->uname)
-		out_option_str(o, OPT_UNAME, info->uname);
+		out_option_str(o, TRACE_DAT_OPT_UNAME, info->uname);
 	for (int cpu = 0; cpu < info->nr_cpus; cpu++) {
 		const struct trace_dat_cpu *c = &info->cpus[cpu];
 
 		/* trace-cmd turns the last byte into a newline: keep a NUL there. */
-		out_u16(o, OPT_CPUSTAT);
+		out_u16(o, TRACE_DAT_OPT_CPUSTAT);
 		out_u32(o, (uint32_t)c->stats_len + 1);
 		out_bytes(o, c->stats, c->stats_len);
 		out_bytes(o, "", 1);
@@ -473,7 +404,7 @@ static void out_v6(struct dat_out *o)
 	out_u32(o, (uint32_t)info->nr_cpus);
 	out_bytes(o, "options  ", 10);
 	out_common_options(o);
-	out_u16(o, OPT_DONE);
+	out_u16(o, TRACE_DAT_OPT_DONE);
 	out_bytes(o, "flyrecord", 10);
 	for (cpu = 0; cpu < info->nr_cpus; cpu++) {
 		out_u64(o, cpu_data_off(o, cpu));
@@ -504,8 +435,8 @@ static void out_v7_options(struct dat_out *o)
 	for (int sec = SEC_HEADERS; sec <= SEC_CMDLINES; sec++)
 		out_section_pointer(o, sections[sec].id, sec);
 	out_common_options(o);
-	out_option(o, OPT_CPUCOUNT, &nr_cpus, sizeof(nr_cpus));
-	out_section_pointer(o, OPT_DONE, SEC_BUFFER_OPTIONS);
+	out_option(o, TRACE_DAT_OPT_CPUCOUNT, &nr_cpus, sizeof(nr_cpus));
+	out_section_pointer(o, TRACE_DAT_OPT_DONE, SEC_BUFFER_OPTIONS);
 	sec_end(o, SEC_OPTIONS);
 }
 
@@ -517,7 +448,7 @@ static void out_v7_buffer_options(struct dat_out *o)
 			(uint32_t)info->nr_cpus * (4 + 8 + 8);
 
 	sec_begin(o, SEC_BUFFER_OPTIONS);
-	out_u16(o, OPT_BUFFER);
+	out_u16(o, TRACE_DAT_OPT_BUFFER);
 	out_u32(o, size);
 	out_u64(o, o->lay->sec_off[SEC_FLYRECORD]);
 	out_str(o, "");
@@ -529,7 +460,7 @@ static void out_v7_buffer_options(struct dat_out *o)
 		out_u64(o, cpu_data_off(o, cpu));
 		out_u64(o, info->cpus[cpu].size);
 	}
-	out_u16(o, OPT_DONE);
+	out_u16(o, TRACE_DAT_OPT_DONE);
 	out_u32(o, 8);
 	out_u64(o, 0);
 	sec_end(o, SEC_BUFFER_OPTIONS);

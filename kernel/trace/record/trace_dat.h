@@ -4,8 +4,8 @@
  * 3.x writes them (trace-cmd.dat.v6(5), trace-cmd.dat.v7(5)), so that the
  * stock trace-cmd, libtracecmd and KernelShark read what we record.
  *
- * The writer is a fatal-signal path: trace_dat_write() and the text
- * helpers use only write(), pread() and memory the caller owns; they never
+ * The writer is a fatal-signal path: trace_dat_write() and the texts the
+ * recorder builds there (struct seq_buf, <linux/seq_buf.h>) use only write(), pread() and memory the caller owns; they never
  * allocate, lock or call stdio.  Whoever renders the texts beforehand
  * (formats, cmdlines, stats) does it in whatever context is safe for
  * that.  Not installed.
@@ -17,26 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/*
- * A text built into a fixed buffer without allocating: @len counts what
- * was asked for, so @len > @size - 1 means it was cut.  Always
- * NUL-terminated when @size > 0.
- */
-struct trace_dat_text {
-	char	*buf;
-	size_t	size;
-	size_t	len;
-};
-
-void trace_dat_text_init(struct trace_dat_text *t, char *buf, size_t size);
-void trace_dat_puts(struct trace_dat_text *t, const char *s);
-void trace_dat_putu(struct trace_dat_text *t, uint64_t val);
-/* "%5llu.%06lu" of @ns rounded to microseconds (in_ns), else "%llu". */
-void trace_dat_put_time(struct trace_dat_text *t, uint64_t ns, bool in_ns);
-static inline bool trace_dat_text_cut(const struct trace_dat_text *t)
-{
-	return t->len >= t->size;
-}
+#include <ustrace/trace_dat.h>
 
 /*
  * One event's format text (tracefs's events/SYSTEM/EVENT/format).  A
@@ -79,7 +60,7 @@ struct trace_dat_cpu {
  * @uname:        the UNAME option, or NULL
  * @nr_cpus:      entries in @cpus
  * @cpus:         the data, per CPU
- * @clock_scale:  write the option TRACE_DAT_OPT_CLOCK_SCALE (below)
+ * @clock_scale:  write the option TRACE_DAT_OPT_CLOCK_SCALE (<ustrace/trace_dat.h>)
  * @scale_mode:   its mode: 1 the TSC scaled, 2 CLOCK_MONOTONIC
  * @scale_mult:   local = @scale_offset + ((tsc * @scale_mult) >> 32)
  * @scale_offset: (modulo 2^64)
@@ -103,16 +84,6 @@ struct trace_dat_info {
 	uint64_t			scale_mult;
 	uint64_t			scale_offset;
 };
-
-/*
- * How the recording process's local clock derives from the TSC, for
- * ustrace record -K, which maps the kernel's x86-tsc stamps onto it
- * (kernel/trace/record/).  A private option (u32 mode, u32 0, u64 mult,
- * u64 offset), written only when asked (USTRACE_CLOCK_SCALE): trace-cmd
- * warns about options it does not know, and this file is not for it.
- */
-#define TRACE_DAT_OPT_CLOCK_SCALE	0x7573
-
 
 /*
  * Write the whole file to @fd from its current position (an empty file).

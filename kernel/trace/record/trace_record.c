@@ -68,6 +68,7 @@
 #include <sys/utsname.h>
 
 #include <linux/ring_buffer.h>
+#include <linux/seq_buf.h>
 #include <linux/trace.h>
 #include <linux/trace_clock.h>
 #include <linux/trace_events.h>
@@ -219,15 +220,15 @@ static void rec_warn_safe(const char *path, int err)
 {
 	static char line[PATH_MAX + 128];
 	const char *desc = strerrordesc_np(err);
-	struct trace_dat_text t;
+	struct seq_buf t;
 
-	trace_dat_text_init(&t, line, sizeof(line));
-	trace_dat_puts(&t, "ustrace: record: ");
-	trace_dat_puts(&t, path);
-	trace_dat_puts(&t, ": ");
-	trace_dat_puts(&t, desc ? desc : "error");
-	trace_dat_puts(&t, "\n");
-	if (write(STDERR_FILENO, line, trace_dat_text_cut(&t) ? t.size - 1 : t.len) < 0) {
+	seq_buf_init(&t, line, sizeof(line));
+	seq_buf_puts(&t, "ustrace: record: ");
+	seq_buf_puts(&t, path);
+	seq_buf_puts(&t, ": ");
+	seq_buf_puts(&t, desc ? desc : "error");
+	seq_buf_puts(&t, "\n");
+	if (write(STDERR_FILENO, line, seq_buf_used(&t)) < 0) {
 		/* Nowhere left to say it. */
 	}
 }
@@ -330,11 +331,11 @@ static bool rec_lock_fatal(int tid)
 /* dst = a followed by b, cut to @size. */
 static void path_join(char *dst, size_t size, const char *a, const char *b)
 {
-	struct trace_dat_text t;
+	struct seq_buf t;
 
-	trace_dat_text_init(&t, dst, size);
-	trace_dat_puts(&t, a);
-	trace_dat_puts(&t, b);
+	seq_buf_init(&t, dst, size);
+	seq_buf_puts(&t, a);
+	seq_buf_puts(&t, b);
 }
 
 /* @path's directory ("." for a bare name). */
@@ -499,34 +500,43 @@ static bool rec_move_half_full(void)
 	return moved;
 }
 
+/* A stats time: "%5llu.%06llu" of a clock in ns, else "%llu". */
+static void put_ts(struct seq_buf *t, uint64_t ts)
+{
+	if (rec.in_ns)
+		seq_buf_put_usecs(t, ts);
+	else
+		seq_buf_put_decimal(t, ts, 0, ' ');
+}
+
 /* per_cpu/cpuN/stats, with "CPU: N" first as trace-cmd stores it. */
 static void rec_render_stats(int cpu)
 {
 	struct rec_cpu *c = &rec.cpus[cpu];
 	struct trace_buffer *b = rec.buffer;
-	struct trace_dat_text t;
+	struct seq_buf t;
 
-	trace_dat_text_init(&t, c->stats, sizeof(c->stats));
-	trace_dat_puts(&t, "CPU: ");
-	trace_dat_putu(&t, (uint64_t)cpu);
-	trace_dat_puts(&t, "\nentries: ");
-	trace_dat_putu(&t, ring_buffer_entries_cpu(b, cpu));
-	trace_dat_puts(&t, "\noverrun: ");
-	trace_dat_putu(&t, ring_buffer_overrun_cpu(b, cpu) - c->base_overrun);
-	trace_dat_puts(&t, "\ncommit overrun: ");
-	trace_dat_putu(&t, ring_buffer_commit_overrun_cpu(b, cpu) - c->base_commit_overrun);
-	trace_dat_puts(&t, "\nbytes: ");
-	trace_dat_putu(&t, ring_buffer_bytes_cpu(b, cpu));
-	trace_dat_puts(&t, "\noldest event ts: ");
-	trace_dat_put_time(&t, ring_buffer_oldest_event_ts(b, cpu), rec.in_ns);
-	trace_dat_puts(&t, "\nnow ts: ");
-	trace_dat_put_time(&t, ring_buffer_time_stamp(b), rec.in_ns);
-	trace_dat_puts(&t, "\ndropped events: ");
-	trace_dat_putu(&t, ring_buffer_dropped_events_cpu(b, cpu) - c->base_dropped);
-	trace_dat_puts(&t, "\nread events: ");
-	trace_dat_putu(&t, ring_buffer_read_events_cpu(b, cpu) - c->base_read);
-	trace_dat_puts(&t, "\n");
-	c->stats_len = trace_dat_text_cut(&t) ? t.size - 1 : t.len;
+	seq_buf_init(&t, c->stats, sizeof(c->stats));
+	seq_buf_puts(&t, "CPU: ");
+	seq_buf_put_decimal(&t, (uint64_t)cpu, 0, ' ');
+	seq_buf_puts(&t, "\nentries: ");
+	seq_buf_put_decimal(&t, ring_buffer_entries_cpu(b, cpu), 0, ' ');
+	seq_buf_puts(&t, "\noverrun: ");
+	seq_buf_put_decimal(&t, ring_buffer_overrun_cpu(b, cpu) - c->base_overrun, 0, ' ');
+	seq_buf_puts(&t, "\ncommit overrun: ");
+	seq_buf_put_decimal(&t, ring_buffer_commit_overrun_cpu(b, cpu) - c->base_commit_overrun, 0, ' ');
+	seq_buf_puts(&t, "\nbytes: ");
+	seq_buf_put_decimal(&t, ring_buffer_bytes_cpu(b, cpu), 0, ' ');
+	seq_buf_puts(&t, "\noldest event ts: ");
+	put_ts(&t, ring_buffer_oldest_event_ts(b, cpu));
+	seq_buf_puts(&t, "\nnow ts: ");
+	put_ts(&t, ring_buffer_time_stamp(b));
+	seq_buf_puts(&t, "\ndropped events: ");
+	seq_buf_put_decimal(&t, ring_buffer_dropped_events_cpu(b, cpu) - c->base_dropped, 0, ' ');
+	seq_buf_puts(&t, "\nread events: ");
+	seq_buf_put_decimal(&t, ring_buffer_read_events_cpu(b, cpu) - c->base_read, 0, ' ');
+	seq_buf_puts(&t, "\n");
+	c->stats_len = seq_buf_used(&t);
 }
 
 /* The next file starts counting from here. */
@@ -546,20 +556,20 @@ static void rec_reset_cpu(int cpu)
 /* saved_cmdlines: "PID COMM" per saved thread. */
 static size_t rec_render_cmdlines(bool nolock)
 {
-	struct trace_dat_text t;
+	struct seq_buf t;
 	char comm[TRACE_COMM_LEN];
 	int pid;
 
-	trace_dat_text_init(&t, cmdlines_buf, sizeof(cmdlines_buf));
+	seq_buf_init(&t, cmdlines_buf, sizeof(cmdlines_buf));
 	for (unsigned int i = 0; (pid = trace_saved_cmdline_get(i, comm, nolock)) >= 0; i++) {
 		if (!pid)
 			continue;
-		trace_dat_putu(&t, (uint64_t)pid);
-		trace_dat_puts(&t, " ");
-		trace_dat_puts(&t, comm);
-		trace_dat_puts(&t, "\n");
+		seq_buf_put_decimal(&t, (uint64_t)pid, 0, ' ');
+		seq_buf_puts(&t, " ");
+		seq_buf_puts(&t, comm);
+		seq_buf_puts(&t, "\n");
 	}
-	return trace_dat_text_cut(&t) ? t.size - 1 : t.len;
+	return seq_buf_used(&t);
 }
 
 static int rec_write_dat(int fd, bool nolock)
@@ -619,13 +629,13 @@ static int rec_write_dat(int fd, bool nolock)
 /* The unnamed file @fd under a new random name next to @path. */
 static int rec_link_unnamed(int fd, const char *path)
 {
-	struct trace_dat_text t;
+	struct seq_buf t;
 	char proc[48];
 
 	/* The thread's table may be its own: thread-self, not self. */
-	trace_dat_text_init(&t, proc, sizeof(proc));
-	trace_dat_puts(&t, "/proc/thread-self/fd/");
-	trace_dat_putu(&t, (uint64_t)fd);
+	seq_buf_init(&t, proc, sizeof(proc));
+	seq_buf_puts(&t, "/proc/thread-self/fd/");
+	seq_buf_put_decimal(&t, (uint64_t)fd, 0, ' ');
 	for (int tries = 0; tries < 16; tries++) {
 		rec_part_name(path);
 		if (!linkat(AT_FDCWD, proc, AT_FDCWD, link_buf, AT_SYMLINK_FOLLOW))
@@ -743,12 +753,12 @@ static int rec_write_locked(const char *path, unsigned int flags)
 /* OUTPUT.N, the next numbered file. */
 static const char *rec_numbered_path(void)
 {
-	struct trace_dat_text t;
+	struct seq_buf t;
 
-	trace_dat_text_init(&t, path_buf, sizeof(path_buf));
-	trace_dat_puts(&t, rec.cfg.output);
-	trace_dat_puts(&t, ".");
-	trace_dat_putu(&t, ++rec.dump_seq);
+	seq_buf_init(&t, path_buf, sizeof(path_buf));
+	seq_buf_puts(&t, rec.cfg.output);
+	seq_buf_puts(&t, ".");
+	seq_buf_put_decimal(&t, ++rec.dump_seq, 0, ' ');
 	return path_buf;
 }
 
@@ -1371,34 +1381,34 @@ static int rec_parse_events(struct rec_config *cfg, const char *events)
 static int rec_parse_output(struct rec_config *cfg, const char *output)
 {
 	char cwd[PATH_MAX], pid[16];
-	struct trace_dat_text t;
+	struct seq_buf t;
 	size_t size = PATH_MAX;
 
 	cfg->output = malloc(size);
 	if (!cfg->output)
 		return -ENOMEM;
-	trace_dat_text_init(&t, cfg->output, size);
+	seq_buf_init(&t, cfg->output, size);
 	if (output[0] != '/') {
 		if (!getcwd(cwd, sizeof(cwd)))
 			return -errno;
-		trace_dat_puts(&t, cwd);
-		trace_dat_puts(&t, "/");
+		seq_buf_puts(&t, cwd);
+		seq_buf_puts(&t, "/");
 	}
 	snprintf(pid, sizeof(pid), "%d", (int)getpid());
 	for (const char *s = output; *s; s++) {
 		char c[2] = { *s, '\0' };
 
 		if (s[0] == '%' && s[1] == 'p') {
-			trace_dat_puts(&t, pid);
+			seq_buf_puts(&t, pid);
 			s++;
 		} else if (s[0] == '%' && s[1] == '%') {
-			trace_dat_puts(&t, "%");
+			seq_buf_puts(&t, "%");
 			s++;
 		} else {
-			trace_dat_puts(&t, c);
+			seq_buf_puts(&t, c);
 		}
 	}
-	return trace_dat_text_cut(&t) ? -ENAMETOOLONG : 0;
+	return seq_buf_has_overflowed(&t) ? -ENAMETOOLONG : 0;
 }
 
 /*
@@ -1476,19 +1486,19 @@ static int rec_config_from_attr(struct rec_config *cfg, const struct ustrace_rec
 static void rec_render_static(void)
 {
 	const struct trace_clock *tc;
-	struct trace_dat_text t;
+	struct seq_buf t;
 	struct utsname u;
 
 	ring_buffer_print_page_header(rec.header_page, sizeof(rec.header_page));
 	ring_buffer_print_entry_header(rec.header_event, sizeof(rec.header_event));
-	trace_dat_text_init(&t, rec.clock_list, sizeof(rec.clock_list));
+	seq_buf_init(&t, rec.clock_list, sizeof(rec.clock_list));
 	for (unsigned int i = 0; (tc = trace_clock_get(i)); i++) {
-		trace_dat_puts(&t, i ? " " : "");
-		trace_dat_puts(&t, i == rec.cfg.clock_idx ? "[" : "");
-		trace_dat_puts(&t, tc->name);
-		trace_dat_puts(&t, i == rec.cfg.clock_idx ? "]" : "");
+		seq_buf_puts(&t, i ? " " : "");
+		seq_buf_puts(&t, i == rec.cfg.clock_idx ? "[" : "");
+		seq_buf_puts(&t, tc->name);
+		seq_buf_puts(&t, i == rec.cfg.clock_idx ? "]" : "");
 	}
-	trace_dat_puts(&t, "\n");
+	seq_buf_puts(&t, "\n");
 	/* trace-cmd prints the ip of ftrace:print as the kernel's function. */
 	snprintf(rec.kallsyms, sizeof(rec.kallsyms), "%0*lx T tracing_mark_write\n",
 		 (int)(2 * sizeof(long)), TRACE_MARKER_IP);

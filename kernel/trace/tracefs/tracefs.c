@@ -826,12 +826,12 @@ static int file_show(struct tfs_file *file)
 	const struct tfs_fops *fops = file->node->fops;
 	int err = 0;
 
-	tfs_buf_free(&file->text);
+	seq_buf_grow_free(&file->text);
 	if (fops->text)
-		tfs_buf_puts(&file->text, fops->text);
+		seq_buf_grow_puts(&file->text, fops->text);
 	else
 		err = fops->show(file, &file->text);
-	if (!err && file->text.oom)
+	if (!err && seq_buf_has_overflowed(&file->text))
 		err = -ENOMEM;
 	return err;
 }
@@ -840,7 +840,7 @@ static void file_free(struct tfs_file *file)
 {
 	struct tfs_node *node = file->node;
 
-	tfs_buf_free(&file->text);
+	seq_buf_grow_free(&file->text);
 	pthread_mutex_destroy(&file->lock);
 	free(file);
 	node_unpin(node);
@@ -883,18 +883,18 @@ int tfs_open(uint64_t ino, int flags, struct tfs_file **filep)
 	return 0;
 }
 
-static ssize_t text_read(const struct tfs_buf *text, char *buf, size_t size, off_t off)
+static ssize_t text_read(const struct seq_buf *text, char *buf, size_t size, off_t off)
 {
 	size_t n;
 
 	if (off < 0)
 		return -EINVAL;
-	if ((size_t)off >= text->len)
+	if ((size_t)off >= seq_buf_used(text))
 		return 0;
-	n = text->len - (size_t)off;
+	n = seq_buf_used(text) - (size_t)off;
 	if (n > size)
 		n = size;
-	memcpy(buf, text->data + off, n);
+	memcpy(buf, text->buffer + off, n);
 	return (ssize_t)n;
 }
 

@@ -29,9 +29,9 @@
  * tracing_on
  */
 
-static int tracing_on_show(struct tfs_file *f, struct tfs_buf *b)
+static int tracing_on_show(struct tfs_file *f, struct seq_buf *b)
 {
-	tfs_buf_printf(b, "%d\n", trace_array_tracing_on(f->inst->tr));
+	seq_buf_grow_printf(b, "%d\n", trace_array_tracing_on(f->inst->tr));
 	return 0;
 }
 
@@ -62,16 +62,16 @@ const struct tfs_fops tfs_fops_tracing_on = {
  * "7 (expanded: 1408)" until something is enabled; our buffer is
  * allocated at its full size from the start, so it is always expanded.
  */
-static int buffer_size_show(struct tfs_file *f, struct tfs_buf *b)
+static int buffer_size_show(struct tfs_file *f, struct seq_buf *b)
 {
 	long kb = trace_array_buffer_size_kb(f->inst->tr, f->node->cpu);
 
 	if (kb == -1 && f->node->cpu == RING_BUFFER_ALL_CPUS)
-		tfs_buf_puts(b, "X\n");
+		seq_buf_grow_puts(b, "X\n");
 	else if (kb < 0)
 		return (int)kb;
 	else
-		tfs_buf_printf(b, "%ld\n", kb);
+		seq_buf_grow_printf(b, "%ld\n", kb);
 	return 0;
 }
 
@@ -94,7 +94,7 @@ const struct tfs_fops tfs_fops_buffer_size_kb = {
 	.write	= buffer_size_write,
 };
 
-static int buffer_total_show(struct tfs_file *f, struct tfs_buf *b)
+static int buffer_total_show(struct tfs_file *f, struct seq_buf *b)
 {
 	unsigned long total = 0;
 	unsigned int cpu;
@@ -106,7 +106,7 @@ static int buffer_total_show(struct tfs_file *f, struct tfs_buf *b)
 			return (int)kb;
 		total += (unsigned long)kb;
 	}
-	tfs_buf_printf(b, "%lu\n", total);
+	seq_buf_grow_printf(b, "%lu\n", total);
 	return 0;
 }
 
@@ -115,10 +115,10 @@ const struct tfs_fops tfs_fops_buffer_total_size_kb = {
 	.show	= buffer_total_show,
 };
 
-static int buffer_percent_show(struct tfs_file *f, struct tfs_buf *b)
+static int buffer_percent_show(struct tfs_file *f, struct seq_buf *b)
 {
 	pthread_mutex_lock(&f->inst->lock);
-	tfs_buf_printf(b, "%u\n", f->inst->buffer_percent);
+	seq_buf_grow_printf(b, "%u\n", f->inst->buffer_percent);
 	pthread_mutex_unlock(&f->inst->lock);
 	return 0;
 }
@@ -154,15 +154,15 @@ const struct tfs_fops tfs_fops_buffer_percent = {
  */
 
 /* "[local] global counter ...": the current one in brackets. */
-static int trace_clock_show(struct tfs_file *f, struct tfs_buf *b)
+static int trace_clock_show(struct tfs_file *f, struct seq_buf *b)
 {
 	unsigned int cur = trace_array_clock(f->inst->tr), i;
 	const struct trace_clock *tc;
 
 	for (i = 0; (tc = trace_clock_get(i)); i++)
-		tfs_buf_printf(b, "%s%s%s%s", i ? " " : "", i == cur ? "[" : "",
-			       tc->name, i == cur ? "]" : "");
-	tfs_buf_puts(b, "\n");
+		seq_buf_grow_printf(b, "%s%s%s%s", i ? " " : "", i == cur ? "[" : "",
+				    tc->name, i == cur ? "]" : "");
+	seq_buf_grow_puts(b, "\n");
 	return 0;
 }
 
@@ -229,14 +229,14 @@ const struct tfs_fops tfs_fops_available_tracers = {
  * trace_options, options/
  */
 
-static int trace_options_show(struct tfs_file *f, struct tfs_buf *b)
+static int trace_options_show(struct tfs_file *f, struct seq_buf *b)
 {
 	unsigned int i;
 
 	for (i = 0; trace_option_names[i]; i++)
-		tfs_buf_printf(b, "%s%s\n",
-			       trace_array_get_option(f->inst->tr, trace_option_names[i]) > 0 ?
-			       "" : "no", trace_option_names[i]);
+		seq_buf_grow_printf(b, "%s%s\n",
+				    trace_array_get_option(f->inst->tr, trace_option_names[i]) > 0 ?
+				    "" : "no", trace_option_names[i]);
 	return 0;
 }
 
@@ -270,13 +270,13 @@ const struct tfs_fops tfs_fops_trace_options = {
 	.write	= trace_options_write,
 };
 
-static int option_show(struct tfs_file *f, struct tfs_buf *b)
+static int option_show(struct tfs_file *f, struct seq_buf *b)
 {
 	int on = trace_array_get_option(f->inst->tr, trace_option_names[f->node->option]);
 
 	if (on < 0)
 		return on;
-	tfs_buf_printf(b, "%d\n", on);
+	seq_buf_grow_printf(b, "%d\n", on);
 	return 0;
 }
 
@@ -328,7 +328,7 @@ int tfs_options_create(struct tfs_inst *inst, struct tfs_node *dir)
  * tracing_cpumask
  */
 
-static int cpumask_show(struct tfs_file *f, struct tfs_buf *b)
+static int cpumask_show(struct tfs_file *f, struct seq_buf *b)
 {
 	pthread_mutex_lock(&f->inst->lock);
 	tfs_print_cpumask(b, f->inst->cpumask, f->inst->nr_cpus);

@@ -27,25 +27,25 @@
 /* The kernel's WRITE_BUFSIZE: a line must be shorter. */
 #define DYNEVENT_LINE_MAX	(4096 - 2)
 
-static int dynevent_show(struct tfs_buf *b, bool dyn)
+static int dynevent_show(struct seq_buf *b, bool dyn)
 {
 	size_t len;
 	char *text = trace_synth_text(dyn, &len);
 
 	if (!text)
 		return -ENOMEM;
-	tfs_buf_put(b, text, len);
+	seq_buf_grow_putmem(b, text, len);
 	free(text);
 	return 0;
 }
 
-static int synthetic_events_show(struct tfs_file *f, struct tfs_buf *b)
+static int synthetic_events_show(struct tfs_file *f, struct seq_buf *b)
 {
 	(void)f;
 	return dynevent_show(b, false);
 }
 
-static int dynamic_events_show(struct tfs_file *f, struct tfs_buf *b)
+static int dynamic_events_show(struct tfs_file *f, struct seq_buf *b)
 {
 	(void)f;
 	return dynevent_show(b, true);

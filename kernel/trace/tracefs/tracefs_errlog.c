@@ -77,20 +77,20 @@ void tfs_errlog_clear(struct tfs_inst *inst)
 	pthread_mutex_unlock(&inst->lock);
 }
 
-static void err_show(struct tfs_buf *b, const struct tfs_err *err)
+static void err_show(struct seq_buf *b, const struct tfs_err *err)
 {
 	unsigned int i;
 
-	tfs_buf_printf(b, "[%5llu.%06u] %s: error: %s\n" CMD_PREFIX "%s\n",
-		       (unsigned long long)(err->ts / 1000000000u),
-		       (unsigned int)(err->ts % 1000000000u / 1000u),
-		       err->loc, err->msg, err->cmd);
+	seq_buf_grow_printf(b, "[%5llu.%06u] %s: error: %s\n" CMD_PREFIX "%s\n",
+			    (unsigned long long)(err->ts / 1000000000u),
+			    (unsigned int)(err->ts % 1000000000u / 1000u),
+			    err->loc, err->msg, err->cmd);
 	for (i = 0; i < sizeof(CMD_PREFIX) - 1 + err->pos; i++)
-		tfs_buf_puts(b, " ");
-	tfs_buf_puts(b, "^\n");
+		seq_buf_grow_puts(b, " ");
+	seq_buf_grow_puts(b, "^\n");
 }
 
-static int errlog_show(struct tfs_file *f, struct tfs_buf *b)
+static int errlog_show(struct tfs_file *f, struct seq_buf *b)
 {
 	struct tfs_inst *inst = f->inst;
 	unsigned int i;

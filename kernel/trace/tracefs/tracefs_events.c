@@ -42,7 +42,7 @@
 /* An instance and the text being made for it. */
 struct list_ctx {
 	struct trace_array	*tr;
-	struct tfs_buf		*b;
+	struct seq_buf		*b;
 };
 
 static bool call_fixed(const struct trace_event_call *call)
@@ -270,11 +270,11 @@ static int event_state(struct trace_event_call *call, void *arg)
 	struct list_ctx *ctx = arg;
 	int state = trace_array_event_state(ctx->tr, call);
 
-	tfs_buf_puts(ctx->b, state_text[state & 3]);
+	seq_buf_grow_puts(ctx->b, state_text[state & 3]);
 	return 0;
 }
 
-static int event_enable_show(struct tfs_file *f, struct tfs_buf *b)
+static int event_enable_show(struct tfs_file *f, struct seq_buf *b)
 {
 	struct list_ctx ctx = { .tr = f->inst->tr, .b = b };
 
@@ -328,13 +328,13 @@ static void set_collect(struct trace_event_call *call, void *priv)
 }
 
 /* "?" (no events), "0", "1", or "X" (mixed), as the kernel's. */
-static int events_enable_show(struct tfs_file *f, struct tfs_buf *b)
+static int events_enable_show(struct tfs_file *f, struct seq_buf *b)
 {
 	struct set_ctx ctx = { .tr = f->inst->tr, .system = f->node->system };
 
 	trace_for_each_event_call(set_collect, &ctx);
-	tfs_buf_put(b, &"?01X"[ctx.set], 1);
-	tfs_buf_puts(b, "\n");
+	seq_buf_grow_putmem(b, &"?01X"[ctx.set], 1);
+	seq_buf_grow_puts(b, "\n");
 	return 0;
 }
 
@@ -416,9 +416,9 @@ static void log_cmd_err(struct tfs_inst *inst, const struct trace_err *err, cons
 }
 
 /* Copy @s to @b; the text of a trace_seq that overflowed is cut, not lost. */
-static void seq_to_buf(struct tfs_buf *b, const struct trace_seq *s)
+static void seq_to_buf(struct seq_buf *b, const struct trace_seq *s)
 {
-	tfs_buf_put(b, s->buffer, s->len);
+	seq_buf_grow_putmem(b, s->buffer, s->len);
 }
 
 /* A trace_seq to print into: 4 KiB is too much for a server's stack. */
@@ -456,7 +456,7 @@ static ssize_t event_filter_write(struct tfs_file *f, const char *buf, size_t si
 /* An event's text that the engine prints into a trace_seq. */
 struct seq_ctx {
 	struct trace_array	*tr;
-	struct tfs_buf		*b;
+	struct seq_buf		*b;
 	void			(*print)(struct trace_array *tr, struct trace_event_call *call,
 					 struct trace_seq *s);
 };
@@ -474,7 +474,7 @@ static int seq_get(struct trace_event_call *call, void *arg)
 	return 0;
 }
 
-static int event_seq_show(struct tfs_file *f, struct tfs_buf *b,
+static int event_seq_show(struct tfs_file *f, struct seq_buf *b,
 			  void (*print)(struct trace_array *tr, struct trace_event_call *call,
 					struct trace_seq *s))
 {
@@ -484,7 +484,7 @@ static int event_seq_show(struct tfs_file *f, struct tfs_buf *b,
 }
 
 /* The filter as set, its error, or "none". */
-static int event_filter_show(struct tfs_file *f, struct tfs_buf *b)
+static int event_filter_show(struct tfs_file *f, struct seq_buf *b)
 {
 	return event_seq_show(f, b, trace_array_print_filter);
 }
@@ -520,7 +520,7 @@ static ssize_t sys_filter_write(struct tfs_file *f, const char *buf, size_t size
 }
 
 /* The kernel's help ("### global filter ###"). */
-static int sys_filter_show(struct tfs_file *f, struct tfs_buf *b)
+static int sys_filter_show(struct tfs_file *f, struct seq_buf *b)
 {
 	struct trace_seq *s = seq_new();
 
@@ -566,7 +566,7 @@ static ssize_t event_trigger_write(struct tfs_file *f, const char *buf, size_t s
 }
 
 /* The triggers set, one a line, or the help listing the commands. */
-static int event_trigger_show(struct tfs_file *f, struct tfs_buf *b)
+static int event_trigger_show(struct tfs_file *f, struct seq_buf *b)
 {
 	return event_seq_show(f, b, trace_array_print_triggers);
 }
@@ -598,13 +598,13 @@ static int hist_get(struct trace_event_call *call, void *arg)
 
 	if (!text)
 		return -ENOMEM;
-	tfs_buf_put(ctx->b, text, len);
+	seq_buf_grow_putmem(ctx->b, text, len);
 	free(text);
 	return 0;
 }
 
 /* The histograms of the event's hist triggers; empty without one. */
-static int event_hist_show(struct tfs_file *f, struct tfs_buf *b)
+static int event_hist_show(struct tfs_file *f, struct seq_buf *b)
 {
 	struct list_ctx ctx = { .tr = f->inst->tr, .b = b };
 
@@ -622,7 +622,7 @@ static const struct tfs_fops event_hist_fops = {
 
 static int format_get(struct trace_event_call *call, void *arg)
 {
-	struct tfs_buf *b = arg;
+	struct seq_buf *b = arg;
 	int len = trace_event_format(call, NULL, 0);
 	char *text;
 
@@ -632,12 +632,12 @@ static int format_get(struct trace_event_call *call, void *arg)
 	if (!text)
 		return -ENOMEM;
 	trace_event_format(call, text, (size_t)len + 1);
-	tfs_buf_put(b, text, (size_t)len);
+	seq_buf_grow_putmem(b, text, (size_t)len);
 	free(text);
 	return 0;
 }
 
-static int event_format_show(struct tfs_file *f, struct tfs_buf *b)
+static int event_format_show(struct tfs_file *f, struct seq_buf *b)
 {
 	return with_call(f->node->system, f->node->event, format_get, b);
 }
@@ -649,11 +649,11 @@ static const struct tfs_fops event_format_fops = {
 
 static int id_get(struct trace_event_call *call, void *arg)
 {
-	tfs_buf_printf(arg, "%d\n", call->id);
+	seq_buf_grow_printf(arg, "%d\n", call->id);
 	return 0;
 }
 
-static int event_id_show(struct tfs_file *f, struct tfs_buf *b)
+static int event_id_show(struct tfs_file *f, struct seq_buf *b)
 {
 	return with_call(f->node->system, f->node->event, id_get, b);
 }
@@ -663,24 +663,24 @@ static const struct tfs_fops event_id_fops = {
 	.show	= event_id_show,
 };
 
-static int header_show(struct tfs_buf *b, int (*print)(char *buf, size_t size))
+static int header_show(struct seq_buf *b, int (*print)(char *buf, size_t size))
 {
 	char text[1024];
 	int len = print(text, sizeof(text));
 
 	if (len < 0 || (size_t)len >= sizeof(text))
 		return -EIO;
-	tfs_buf_put(b, text, (size_t)len);
+	seq_buf_grow_putmem(b, text, (size_t)len);
 	return 0;
 }
 
-static int header_page_show(struct tfs_file *f, struct tfs_buf *b)
+static int header_page_show(struct tfs_file *f, struct seq_buf *b)
 {
 	(void)f;
 	return header_show(b, ring_buffer_print_page_header);
 }
 
-static int header_event_show(struct tfs_file *f, struct tfs_buf *b)
+static int header_event_show(struct tfs_file *f, struct seq_buf *b)
 {
 	(void)f;
 	return header_show(b, ring_buffer_print_entry_header);
@@ -703,10 +703,10 @@ static const struct tfs_fops header_event_fops = {
 static void available_one(struct trace_event_call *call, void *priv)
 {
 	if (!call_fixed(call))
-		tfs_buf_printf(priv, "%s:%s\n", call_system(call), call->name);
+		seq_buf_grow_printf(priv, "%s:%s\n", call_system(call), call->name);
 }
 
-static int available_events_show(struct tfs_file *f, struct tfs_buf *b)
+static int available_events_show(struct tfs_file *f, struct seq_buf *b)
 {
 	(void)f;
 	trace_for_each_event_call(available_one, b);
@@ -728,10 +728,10 @@ static void set_event_one(struct trace_event_call *call, void *priv)
 		return;
 	state = trace_array_event_state(ctx->tr, call);
 	if (state == TRACE_EVENT_ENABLED || state == TRACE_EVENT_SOFT_ENABLED)
-		tfs_buf_printf(ctx->b, "%s:%s\n", call_system(call), call->name);
+		seq_buf_grow_printf(ctx->b, "%s:%s\n", call_system(call), call->name);
 }
 
-static int set_event_show(struct tfs_file *f, struct tfs_buf *b)
+static int set_event_show(struct tfs_file *f, struct seq_buf *b)
 {
 	struct list_ctx ctx = { .tr = f->inst->tr, .b = b };
 

@@ -31,6 +31,9 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include <linux/seq_buf.h>
+
+#include "../../internal.h"
 #include "tracefs.h"
 
 struct trace_array;
@@ -38,28 +41,11 @@ struct trace_event_call;
 struct tfs_file;
 struct tfs_node;
 
-/* ------------------------------------------------------------------
- * Growable text (tracefs_parse.c)
+/*
+ * The text of a file, made at open or by a read, is a growing seq_buf
+ * (seq_buf_grow_*(), kernel/internal.h); an append that failed marks its
+ * overflow, and the text is then incomplete.
  */
-
-/**
- * struct tfs_buf - the text of a file, made at open or by a read
- * @data: the bytes (not NUL-terminated unless a caller adds one)
- * @len:  bytes in @data
- * @cap:  bytes allocated
- * @oom:  an append failed; the text is incomplete
- */
-struct tfs_buf {
-	char	*data;
-	size_t	len, cap;
-	bool	oom;
-};
-
-void tfs_buf_put(struct tfs_buf *b, const void *p, size_t n);
-void tfs_buf_puts(struct tfs_buf *b, const char *s);
-void tfs_buf_printf(struct tfs_buf *b, const char *fmt, ...)
-	__attribute__((__format__(__printf__, 2, 3)));
-void tfs_buf_free(struct tfs_buf *b);
 
 /* ------------------------------------------------------------------
  * The kernel's parsers of what is written (tracefs_parse.c)
@@ -124,7 +110,7 @@ ssize_t tfs_parser_get(struct tfs_parser *p, const char *buf, size_t cnt);
 /* bitmap_parse() of a tracing_cpumask write into @mask of @nbits bits. */
 int tfs_parse_cpumask(const char *buf, size_t size, uint32_t *mask, unsigned int nbits);
 /* "%*pb": the mask as the kernel prints it, with its newline. */
-void tfs_print_cpumask(struct tfs_buf *b, const uint32_t *mask, unsigned int nbits);
+void tfs_print_cpumask(struct seq_buf *b, const uint32_t *mask, unsigned int nbits);
 
 /* ------------------------------------------------------------------
  * Instances and nodes (tracefs.c)
@@ -247,7 +233,7 @@ struct tfs_node {
 struct tfs_fops {
 	mode_t	mode;
 	const char *text;
-	int	(*show)(struct tfs_file *f, struct tfs_buf *b);
+	int	(*show)(struct tfs_file *f, struct seq_buf *b);
 	int	(*open)(struct tfs_file *f);
 	ssize_t	(*read)(struct tfs_file *f, char *buf, size_t size, off_t off);
 	ssize_t	(*write)(struct tfs_file *f, const char *buf, size_t size);
@@ -282,7 +268,7 @@ struct tfs_file {
 	struct tfs_inst		*inst;
 	int			flags;
 	pthread_mutex_t		lock;
-	struct tfs_buf		text;
+	struct seq_buf		text;
 	void			*priv;
 	bool			wr_open;
 	off_t			wr_next;

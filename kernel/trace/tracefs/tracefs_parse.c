@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * Text in and out of tracefs files: a growable buffer for what a read
- * shows, and the kernel's parsers for what a write says, so that every
+ * What is written to tracefs files: the kernel's parsers, so that every
  * file accepts exactly what the kernel's accepts ("+1\n" yes, " 1" no).
  */
 #include <ctype.h>
@@ -12,68 +11,6 @@
 #include <string.h>
 
 #include "tracefs_internal.h"
-
-/* ------------------------------------------------------------------
- * struct tfs_buf
- */
-
-static bool buf_reserve(struct tfs_buf *b, size_t n)
-{
-	size_t cap;
-	char *data;
-
-	if (b->oom)
-		return false;
-	if (b->len + n <= b->cap)
-		return true;
-	cap = b->cap ? b->cap : 256;
-	while (cap < b->len + n)
-		cap *= 2;
-	data = realloc(b->data, cap);
-	if (!data) {
-		b->oom = true;
-		return false;
-	}
-	b->data = data;
-	b->cap = cap;
-	return true;
-}
-
-void tfs_buf_put(struct tfs_buf *b, const void *p, size_t n)
-{
-	if (!n || !buf_reserve(b, n))
-		return;
-	memcpy(b->data + b->len, p, n);
-	b->len += n;
-}
-
-void tfs_buf_puts(struct tfs_buf *b, const char *s)
-{
-	tfs_buf_put(b, s, strlen(s));
-}
-
-void tfs_buf_printf(struct tfs_buf *b, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	/* One more for the NUL vsnprintf() writes; not counted in len. */
-	if (n < 0 || !buf_reserve(b, (size_t)n + 1))
-		return;
-	va_start(ap, fmt);
-	vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
-	va_end(ap);
-	b->len += (size_t)n;
-}
-
-void tfs_buf_free(struct tfs_buf *b)
-{
-	free(b->data);
-	memset(b, 0, sizeof(*b));
-}
 
 /* ------------------------------------------------------------------
  * Numbers
@@ -338,7 +275,7 @@ int tfs_parse_cpumask(const char *buf, size_t size, uint32_t *mask, unsigned int
 	return 0;
 }
 
-void tfs_print_cpumask(struct tfs_buf *b, const uint32_t *mask, unsigned int nbits)
+void tfs_print_cpumask(struct seq_buf *b, const uint32_t *mask, unsigned int nbits)
 {
 	int chunk = (int)((nbits + 31) / 32) - 1;
 	unsigned int bits = nbits % 32 ? nbits % 32 : 32;
@@ -350,7 +287,7 @@ void tfs_print_cpumask(struct tfs_buf *b, const uint32_t *mask, unsigned int nbi
 
 		if (bits < 32)
 			v &= (1u << bits) - 1;
-		tfs_buf_printf(b, "%s%0*x", sep, (int)(bits + 3) / 4, v);
+		seq_buf_grow_printf(b, "%s%0*x", sep, (int)(bits + 3) / 4, v);
 	}
-	tfs_buf_puts(b, "\n");
+	seq_buf_grow_puts(b, "\n");
 }

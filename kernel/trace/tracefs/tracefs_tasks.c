@@ -26,13 +26,13 @@
 
 static void put_pid(pid_t pid, void *priv)
 {
-	tfs_buf_printf(priv, "%d\n", (int)pid);
+	seq_buf_grow_printf(priv, "%d\n", (int)pid);
 }
 
-static int pids_show(struct tfs_file *f, struct tfs_buf *b, int notrace)
+static int pids_show(struct tfs_file *f, struct seq_buf *b, int notrace)
 {
 	trace_array_for_each_event_pid(f->inst->tr, notrace, put_pid, b);
-	return b->oom ? -ENOMEM : 0;
+	return seq_buf_has_overflowed(b) ? -ENOMEM : 0;
 }
 
 /*
@@ -199,7 +199,7 @@ static int pid_list(const struct tfs_node *node)
 	return node->fops == &tfs_fops_set_event_notrace_pid;
 }
 
-static int event_pid_show(struct tfs_file *f, struct tfs_buf *b)
+static int event_pid_show(struct tfs_file *f, struct seq_buf *b)
 {
 	return pids_show(f, b, pid_list(f->node));
 }
@@ -250,24 +250,24 @@ const struct tfs_fops tfs_fops_set_event_notrace_pid = {
 static void put_cmdline(int pid, int tgid, const char *comm, void *priv)
 {
 	(void)tgid;
-	tfs_buf_printf(priv, "%d %s\n", pid, comm);
+	seq_buf_grow_printf(priv, "%d %s\n", pid, comm);
 }
 
 static void put_tgid(int pid, int tgid, const char *comm, void *priv)
 {
 	(void)comm;
-	tfs_buf_printf(priv, "%d %d\n", pid, tgid);
+	seq_buf_grow_printf(priv, "%d %d\n", pid, tgid);
 }
 
 /* The text of the saved-cmdlines table, as @put writes each entry. */
-static int saved_show(struct tfs_buf *b,
+static int saved_show(struct seq_buf *b,
 		      void (*put)(int pid, int tgid, const char *comm, void *priv))
 {
 	trace_for_each_saved_cmdline(put, b);
-	return b->oom ? -ENOMEM : 0;
+	return seq_buf_has_overflowed(b) ? -ENOMEM : 0;
 }
 
-static int saved_cmdlines_show(struct tfs_file *f, struct tfs_buf *b)
+static int saved_cmdlines_show(struct tfs_file *f, struct seq_buf *b)
 {
 	(void)f;
 	return saved_show(b, put_cmdline);
@@ -282,7 +282,7 @@ const struct tfs_fops tfs_fops_saved_cmdlines = {
  * The kernel fills saved_tgids only while record-tgid is on; the engine
  * notes every thread's group, so the option decides what is shown.
  */
-static int saved_tgids_show(struct tfs_file *f, struct tfs_buf *b)
+static int saved_tgids_show(struct tfs_file *f, struct seq_buf *b)
 {
 	if (trace_array_get_option(f->inst->tr, "record-tgid") <= 0)
 		return 0;
@@ -305,7 +305,7 @@ const struct tfs_fops tfs_fops_saved_cmdlines_size = {
  */
 
 /* The program's tracepoint_string()s (trace_syms.c). */
-static int printk_formats_show(struct tfs_file *f, struct tfs_buf *b)
+static int printk_formats_show(struct tfs_file *f, struct seq_buf *b)
 {
 	const char *text;
 
@@ -313,8 +313,8 @@ static int printk_formats_show(struct tfs_file *f, struct tfs_buf *b)
 	trace_syms_update();
 	text = trace_syms_printk();
 	if (text)
-		tfs_buf_puts(b, text);
-	return b->oom ? -ENOMEM : 0;
+		seq_buf_grow_puts(b, text);
+	return seq_buf_has_overflowed(b) ? -ENOMEM : 0;
 }
 
 const struct tfs_fops tfs_fops_printk_formats = {

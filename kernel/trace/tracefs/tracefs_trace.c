@@ -381,35 +381,35 @@ const struct tfs_fops tfs_fops_trace_pipe_raw = {
  */
 
 /* " %5llu.%06lu" of a clock in ns, rounded to the microsecond. */
-static void stats_time(struct tfs_buf *b, const char *what, uint64_t ts, bool in_ns)
+static void stats_time(struct seq_buf *b, const char *what, uint64_t ts, bool in_ns)
 {
-	uint64_t usecs = (ts + 500) / 1000;
+	char buf[USTRACE_FMT_USECS_MAX], *end = buf + sizeof(buf), *p;
 
-	if (in_ns)
-		tfs_buf_printf(b, "%s: %5llu.%06llu\n", what,
-			       (unsigned long long)(usecs / 1000000),
-			       (unsigned long long)(usecs % 1000000));
-	else
-		tfs_buf_printf(b, "%s: %llu\n", what, (unsigned long long)ts);
+	if (in_ns) {
+		p = ustrace_fmt_usecs(end, ts);
+		seq_buf_grow_printf(b, "%s: %.*s\n", what, (int)(end - p), p);
+	} else {
+		seq_buf_grow_printf(b, "%s: %llu\n", what, (unsigned long long)ts);
+	}
 }
 
-static int stats_show(struct tfs_file *f, struct tfs_buf *b)
+static int stats_show(struct tfs_file *f, struct seq_buf *b)
 {
 	struct trace_buffer *buffer = trace_array_buffer(f->inst->tr);
 	const struct trace_clock *tc = trace_clock_get(trace_array_clock(f->inst->tr));
 	bool in_ns = !tc || tc->in_ns;
 	int cpu = f->node->cpu;
 
-	tfs_buf_printf(b, "entries: %ld\n", (long)ring_buffer_entries_cpu(buffer, cpu));
-	tfs_buf_printf(b, "overrun: %ld\n", (long)ring_buffer_overrun_cpu(buffer, cpu));
-	tfs_buf_printf(b, "commit overrun: %ld\n",
-		       (long)ring_buffer_commit_overrun_cpu(buffer, cpu));
-	tfs_buf_printf(b, "bytes: %ld\n", (long)ring_buffer_bytes_cpu(buffer, cpu));
+	seq_buf_grow_printf(b, "entries: %ld\n", (long)ring_buffer_entries_cpu(buffer, cpu));
+	seq_buf_grow_printf(b, "overrun: %ld\n", (long)ring_buffer_overrun_cpu(buffer, cpu));
+	seq_buf_grow_printf(b, "commit overrun: %ld\n",
+			    (long)ring_buffer_commit_overrun_cpu(buffer, cpu));
+	seq_buf_grow_printf(b, "bytes: %ld\n", (long)ring_buffer_bytes_cpu(buffer, cpu));
 	stats_time(b, "oldest event ts", ring_buffer_oldest_event_ts(buffer, cpu), in_ns);
 	stats_time(b, "now ts", ring_buffer_time_stamp(buffer), in_ns);
-	tfs_buf_printf(b, "dropped events: %ld\n",
-		       (long)ring_buffer_dropped_events_cpu(buffer, cpu));
-	tfs_buf_printf(b, "read events: %ld\n", (long)ring_buffer_read_events_cpu(buffer, cpu));
+	seq_buf_grow_printf(b, "dropped events: %ld\n",
+			    (long)ring_buffer_dropped_events_cpu(buffer, cpu));
+	seq_buf_grow_printf(b, "read events: %ld\n", (long)ring_buffer_read_events_cpu(buffer, cpu));
 	return 0;
 }
 
