@@ -13,6 +13,11 @@
 #	tap_include FILE	# another program's TAP results, renumbered
 #	tap_end			# the plan; fails if a result failed
 #
+# A script that knows its number of results may say so first instead,
+# with tap_plan N (after tap_begin, or alone: it prints the version line
+# too); tap_end then counts each result planned and not reached as a
+# failure ("not reached") and prints no second plan.
+#
 # check runs the command with its output captured and prints one result;
 # when it fails, the output's first lines follow as diagnostics.  It sets
 # srctree and objtree (from USTRACE_SRCTREE and USTRACE_OBJTREE, else the
@@ -26,6 +31,7 @@ srctree=${USTRACE_SRCTREE:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
 objtree=${USTRACE_OBJTREE:-$srctree}
 tap_n=0
 tap_failed=0
+tap_planned=
 
 tap_begin() {
 	tmp=$(mktemp -d "${TMPDIR:-/tmp}/ustrace-$1.XXXXXX") || exit 1
@@ -101,7 +107,20 @@ check() {
 	fi
 }
 
+# tap_plan N: the plan, first (prints "TAP version 13" unless tap_begin did).
+tap_plan() {
+	[ -n "${tmp:-}" ] || echo "TAP version 13"
+	tap_planned=$1
+	echo "1..$1"
+}
+
 tap_end() {
-	echo "1..$tap_n"
+	if [ -n "$tap_planned" ]; then
+		while [ "$tap_n" -lt "$tap_planned" ]; do
+			not_ok "not reached"
+		done
+	else
+		echo "1..$tap_n"
+	fi
 	[ "$tap_failed" -eq 0 ]
 }
