@@ -14,9 +14,9 @@
 #	tap_end			# the plan; fails if a result failed
 #
 # A script that knows its number of results may say so first instead,
-# with tap_plan N (after tap_begin, or alone: it prints the version line
-# too); tap_end then counts each result planned and not reached as a
-# failure ("not reached") and prints no second plan.
+# with tap_plan N (it prints "TAP version 13" too unless $tmp is set, as
+# tap_begin sets it); tap_end then counts each result planned and not
+# reached as a failure ("not reached") and prints no second plan.
 #
 # check runs the command with its output captured and prints one result;
 # when it fails, the output's first lines follow as diagnostics.  It sets
