@@ -29,7 +29,7 @@ DECLARE_TRACE(fork_probe_tp, TP_PROTO(int x), TP_ARGS(x));
 DEFINE_TRACE(fork_probe_tp);
 
 static int report_fd;
-static volatile int in_probe;
+static int in_probe;
 
 static void say(char c)
 {
@@ -43,7 +43,7 @@ static void probe(void *data, int x)
 
 	(void)data;
 	(void)x;
-	in_probe = 1;
+	__atomic_store_n(&in_probe, 1, __ATOMIC_RELEASE);
 	/* Long enough for the other thread to be waiting for this probe. */
 	usleep(500000);
 	say('f');		/* about to fork */
@@ -58,7 +58,7 @@ static void probe(void *data, int x)
 static void *grace_period(void *arg)
 {
 	(void)arg;
-	while (!in_probe)
+	while (!__atomic_load_n(&in_probe, __ATOMIC_ACQUIRE))
 		usleep(1000);
 	tracepoint_synchronize_unregister();
 	return NULL;
@@ -109,7 +109,8 @@ int main(void)
 	c = next_report(fds[0], 60000);
 	if (c != 'f') {
 		ksft_print_msg("the probe did not get to fork() (%s)\n",
-			       c ? "it reported something else" : "no word in 60 s");
+			       c ? "it reported something else" :
+			       "no word: it ended, or 60 s passed");
 		kill(pid, SIGKILL);
 		waitpid(pid, &status, 0);
 		ksft_test_result_fail("fork() from a probe, a grace period waiting for it\n");
