@@ -21,7 +21,11 @@ Commands (each prints TAP on stdout and exits 1 if a test failed):
               when it has a main(); unmarked C blocks are errors
   rst         the given .rst files parse without docutils warnings
               (skipped when docutils is not installed)
-  all         symbols, man and rst (the default)
+  claims      every statement of the given .rst files and man pages
+              (default: Documentation/**/*.rst and Documentation/man/*)
+              that something does not work names the test that shows it
+              (see below)
+  all         symbols, man, rst and claims (the default)
   extract FILE NAME DIR
               write the files of example NAME of FILE into DIR (no test)
 
@@ -85,6 +89,22 @@ main(), in the example's directory, and its standard output and error must
 equal the ustrace-output blocks given for them.  Without a main() the
 program's files are linked into a shared object instead, which resolves
 them against libustrace.
+
+What does not work, and its test
+--------------------------------
+A paragraph or list item of a page that says something is not supported,
+unsupported, not implemented, not available, not honoured or does not
+work (outside ``literal`` text in reStructuredText: a quoted error
+message is not a statement), and every list item of a section titled
+"What does not work", names the test that shows it:
+
+  ... the per-CPU snapshot files do not exist. (test:
+  ``selftests/tracefs/tree.c``)
+
+in a man page the same without the backquotes.  "(tests: A, B)" names
+several.  Each must be a file of the source tree under selftests/; the
+claims command fails for a statement that names none, or a file that
+does not exist.
 """
 
 import difflib
@@ -782,6 +802,149 @@ def check_rst(tap, tc, files):
                    rel, warnings.getvalue())
 
 
+# ---- what does not work, and its test ---------------------------------------
+
+CLAIM_RE = re.compile(r'\b(not\s+(yet\s+)?(supported|implemented|available|'
+                      r'honou?red)|unsupported|does\s+not\s+work)\b', re.I)
+TEST_MARK_RE = re.compile(r'\(tests?:\s*([^)]*)\)')
+TEST_PATH_RE = re.compile(r'selftests/[A-Za-z0-9_./+-]+[A-Za-z0-9_+-]')
+LIMITS_SECTION_RE = re.compile(r'does not work', re.I)
+RST_ADORN_RE = re.compile(r'^([=\-~^"\'`#*+:.])\1{2,}\s*$')
+RST_ITEM_RE = re.compile(r'^\s*([-*+]|#\.|\d+\.)\s+\S')
+
+
+def rst_units(path):
+    """(line, text, section, is_item) of each paragraph and list item of an
+    .rst file, outside literal blocks and directives."""
+    lines = open(path, encoding='utf-8').read().split('\n')
+    units = []
+    cur = None
+    section = ''
+    skip_indent = None      # inside a literal block or directive body
+
+    def indent(l):
+        return len(l) - len(l.lstrip())
+
+    def close():
+        nonlocal cur
+        if cur:
+            units.append((cur[0], ' '.join(cur[1]), section, cur[2]))
+        cur = None
+
+    for i, line in enumerate(lines):
+        if skip_indent is not None:
+            if not line.strip() or indent(line) > skip_indent:
+                continue
+            skip_indent = None
+        if not line.strip():
+            close()
+            continue
+        if i + 1 < len(lines) and RST_ADORN_RE.match(lines[i + 1]) and \
+                not RST_ADORN_RE.match(line):
+            close()
+            section = line.strip()
+            continue
+        if RST_ADORN_RE.match(line):
+            close()
+            continue
+        if line.lstrip().startswith('.. '):
+            close()
+            skip_indent = indent(line)
+            continue
+        if RST_ITEM_RE.match(line):
+            close()
+            cur = [i + 1, [], True]
+        elif cur is None:
+            cur = [i + 1, [], False]
+        cur[1].append(line.strip())
+        if line.rstrip().endswith('::'):
+            close()
+            skip_indent = indent(line)
+    close()
+    return units
+
+
+MAN_BREAK_RE = re.compile(r'^\.(PP|LP|P|TP|IP|HP|SH|SS|EX|EE|nf|fi|RS|RE)\b')
+
+
+def man_units(path):
+    """(line, text, section, False) of each paragraph of a man page, its
+    examples left out."""
+    units = []
+    cur = None
+    section = ''
+    in_ex = False
+    for i, line in enumerate(open(path, encoding='utf-8').read().split('\n')):
+        m = MAN_BREAK_RE.match(line)
+        if m or not line.strip():
+            if cur:
+                units.append((cur[0], ' '.join(cur[1]), section, False))
+            cur = None
+            if m and m.group(1) == 'SH':
+                section = line[3:].strip().strip('"')
+            if m and m.group(1) == 'EX':
+                in_ex = True
+            if m and m.group(1) == 'EE':
+                in_ex = False
+            continue
+        if in_ex or line.startswith('.\\"') or line.startswith("'"):
+            continue
+        if line.startswith('.'):
+            # A font macro's arguments are text; other requests are not.
+            m = re.match(r'^\.(B|I|R|BR|RB|IR|RI|BI|IB|SM|SB)\s+(.*)$', line)
+            if not m:
+                continue
+            text = ' '.join(a.strip('"') for a in
+                            re.findall(r'"[^"]*"|\S+', m.group(2)))
+        else:
+            text = line
+        if cur is None:
+            cur = [i + 1, []]
+        cur[1].append(roff_text(text))
+    if cur:
+        units.append((cur[0], ' '.join(cur[1]), section, False))
+    return units
+
+
+def claim_problems(srctree, path):
+    """[(line, problem)] of the statements of one page."""
+    units = man_units(path) if path.endswith(MAN_SUFFIXES) else \
+        rst_units(path)
+    problems = []
+    for line, text, section, is_item in units:
+        plain = re.sub(r'``.*?``', '', text) if path.endswith('.rst') \
+            else text
+        claim = CLAIM_RE.search(plain)
+        if not claim and not (is_item and LIMITS_SECTION_RE.search(section)):
+            continue
+        what = claim.group(0) if claim else 'an item of "%s"' % section
+        marks = TEST_MARK_RE.findall(text)
+        tests = [t for m in marks for t in TEST_PATH_RE.findall(m)]
+        excerpt = text if len(text) <= 100 else text[:97] + '...'
+        if not tests:
+            problems.append((line, '%s, and no "(test: selftests/...)": %s'
+                             % (what, excerpt)))
+            continue
+        for t in tests:
+            if not os.path.isfile(os.path.join(srctree, t)):
+                problems.append((line, 'names %s, which does not exist' % t))
+    return problems
+
+
+def check_claims(tap, srctree, files):
+    for path in files:
+        rel = os.path.relpath(path, srctree)
+        problems = claim_problems(srctree, path)
+        tap.result(not problems, '%s: every statement that something does '
+                   'not work names its test' % rel,
+                   '\n'.join('%s:%d: %s' % (rel, l, p) for l, p in problems))
+
+
+def claim_docs(srctree):
+    return [f for f in default_docs(srctree) if f.endswith('.rst')] + \
+        [p for p in man_pages(srctree) if not so_target(p)]
+
+
 # ---- main -------------------------------------------------------------------
 
 def read_blocks(path):
@@ -856,7 +1019,8 @@ def main(argv):
     objtree = os.path.abspath(objtree or srctree)
     cmd = args.pop(0) if args else 'all'
     files = [os.path.abspath(a) for a in args]
-    if cmd not in ('symbols', 'man', 'examples', 'rst', 'all', 'extract'):
+    if cmd not in ('symbols', 'man', 'examples', 'rst', 'claims', 'all',
+                   'extract'):
         print('check-docs.py: unknown command %s' % cmd, file=sys.stderr)
         return 2
     if cmd == 'extract':
@@ -875,6 +1039,8 @@ def main(argv):
         if cmd in ('rst', 'all'):
             check_rst(tap, tc, files or [f for f in default_docs(srctree)
                                          if f.endswith('.rst')])
+        if cmd in ('claims', 'all'):
+            check_claims(tap, srctree, files or claim_docs(srctree))
     finally:
         if not keep:
             shutil.rmtree(workdir, ignore_errors=True)

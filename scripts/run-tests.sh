@@ -11,7 +11,12 @@
 #	Record that variant NAME did not build: one failure.
 #   run-tests.sh --total FILE...
 #	Add up results files and print the closing line
-#	"N passed, N failed[, N skipped]"; exit 1 if any test failed.
+#	"N passed, N failed[, N skipped]"; exit 1 if any test failed.  Before
+#	the summary of each variant it lists the failed tests (the first
+#	20): "# FAILED VARIANT: TEST", then up to 5 lines of the test's log
+#	that say why - its first failed result with the diagnostics around
+#	it, or, when the runner failed it (timeout, exit status, short of its
+#	plan), the last lines of the log.
 #
 # Options:
 #   --variant NAME	name shown in the output (default: local)
@@ -23,7 +28,8 @@
 #   --timeout SEC	per-test timeout (default $USTRACE_TEST_TIMEOUT or 300); a
 #			script may ask for more with a "# timeout: SEC" line
 #			in its first 30 lines
-#   --results FILE	write "passed failed skipped" to FILE
+#   --results FILE	write "passed failed skipped" to FILE, then one line
+#			"failed<TAB>TEST<TAB>LOG<TAB>WHY" per failed test
 #
 # Counting: each "ok"/"not ok" line at the start of a line of a test's output
 # is one result; a "# SKIP" or "# TODO" directive makes it a skip. A test that
@@ -62,12 +68,72 @@ summary() {
 write_results() {
 	[ -z "$results" ] && return
 	mkdir -p "$(dirname "$results")"
-	echo "$1 $2 $3" >"$results"
+	{
+		echo "$1 $2 $3"
+		[ ${#failures[@]} -gt 0 ] && printf 'failed\t%s\n' "${failures[@]}"
+	} >"$results"
+}
+
+# why_lines LOG RUNNER-REASON: at most 5 lines of LOG that say why its test
+# failed.  A failed result (not a TODO) comes with the comment lines right
+# after it and, to make up 5, those right before it (kselftest.h prints
+# an assertion's values before the result); without one, or when the
+# runner failed the test, the last lines of the log.
+why_lines() {
+	local got=
+
+	[ "$1" = - ] && return
+	[ -f "$1" ] || { echo "(no log: $1)"; return; }
+	[ -z "$2" ] && got=$(awk -v max=5 '
+	function flush(   i) {
+		for (i = nb - (max - 1 - na) + 1; i <= nb; i++)
+			if (i >= 1) print before[i]
+		print hit
+		for (i = 1; i <= na; i++) print after[i]
+	}
+	!found && /^not ok/ && toupper($0) !~ /#[ \t]*(TODO|SKIP)/ {
+		found = 1; hit = $0; next
+	}
+	!found && /^#/ { before[++nb] = $0; next }
+	!found { nb = 0; next }
+	found && /^#/ && na < max - 1 { after[++na] = $0; next }
+	found { exit }
+	END { if (found) flush() }' "$1")
+	if [ -n "$got" ]; then
+		printf '%s\n' "$got"
+	else
+		tail -n 5 "$1"
+	fi
+}
+
+# list_failures LIMIT FILE...: "# FAILED" and the reasons of the first LIMIT
+# failed tests of the results files.
+list_failures() {
+	local limit=$1 f v tag test log why shown=0 more=0
+
+	shift
+	for f; do
+		v=$(basename "$f")
+		[ -f "$f" ] || continue
+		while IFS=$'\t' read -r tag test log why; do
+			[ "$tag" = failed ] || continue
+			if [ "$shown" -ge "$limit" ]; then
+				more=$((more + 1))
+				continue
+			fi
+			shown=$((shown + 1))
+			echo "# FAILED $v: $test${why:+ ($why)}"
+			why_lines "$log" "$why" | cut -c 1-200 | sed 's/^/#   /'
+		done < <(tail -n +2 "$f")
+	done
+	[ "$more" -gt 0 ] && echo "# ... and $more more failed tests: see selftests-output/ in the build directories"
+	return 0
 }
 
 total() {
 	local f p q s tp=0 tf=0 ts=0
 
+	list_failures 20 "$@"
 	echo "# ===== summary ====="
 	for f; do
 		if read -r p q s 2>/dev/null <"$f"; then
@@ -126,6 +192,7 @@ timeout=${USTRACE_TEST_TIMEOUT:-300}
 wrap=
 mode=run
 envs=()
+failures=()
 
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -152,6 +219,7 @@ total)
 	;;
 build-failed)
 	echo "not ok 1 $variant: build # the build failed, its tests did not run"
+	failures=("build	-	the build failed, its tests did not run")
 	write_results 0 1 0
 	summary "$variant" 0 1 0
 	exit 1
@@ -183,6 +251,7 @@ rm -rf "$outdir"
 mkdir -p "$outdir" || die "cannot create $outdir"
 
 total_pass=0 total_fail=0 total_skip=0 n=0
+failures=()
 
 echo "TAP version 13"
 echo "1..${#tests[@]}"
@@ -249,6 +318,7 @@ for t in "${tests[@]}"; do
 
 	echo "# [$variant] $name: $(summary "" "$pass" "$fail" "$skip") (${secs}s)"
 	if [ "$fail" -gt 0 ]; then
+		failures+=("$name	$log	$why")
 		echo "not ok $n $variant: $name${why:+ # $why}"
 		echo "# --- last lines of ${log#"$objtree"/} ---"
 		tail -n 40 "$log" | sed 's/^/#   /'

@@ -21,24 +21,13 @@
 
 set -u
 
-here=$(cd "$(dirname "$0")" && pwd)
-srctree=${USTRACE_SRCTREE:-$(cd "$here/../.." && pwd)}
-objtree=${USTRACE_OBJTREE:-$srctree}
+. "$(dirname "$0")/../lib/tap.sh"
 cc=${USTRACE_CC:-cc}
 ldflags=${USTRACE_LDFLAGS:-}
 makeargs=${USTRACE_MAKEARGS:-O=$objtree}
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/ustrace-install.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
+tap_begin install
 root=$tmp/root
-
-n=0
-fails=0
-ok()     { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; }
-# check NAME COMMAND...: one result, whether COMMAND succeeds.
-check()  { local name=$1; shift; if "$@"; then ok "$name"; else not_ok "$name"; fi; }
-diag()   { tail -n "${2:-20}" "$1" | sed 's/^/#   /'; }
 
 # pkg-config on the staged tree: the .pc file says /usr, the sysroot puts
 # the staging directory in front of its -I and -L.
@@ -127,10 +116,6 @@ int main(void)
 }
 EOF
 
-plan=18
-echo "TAP version 13"
-echo "1..$plan"
-
 # Keep the test's make away from a parent make's jobserver.
 unset MAKEFLAGS MAKELEVEL MFLAGS
 # shellcheck disable=SC2086 # makeargs is a list of words
@@ -138,8 +123,8 @@ if make -C "$srctree" $makeargs DESTDIR="$root" PREFIX=/usr install >"$tmp/insta
 	ok "make install DESTDIR=... PREFIX=/usr"
 else
 	not_ok "make install DESTDIR=... PREFIX=/usr"
-	diag "$tmp/install.log"
-	for i in $(seq $((n + 1)) "$plan"); do echo "ok $i # SKIP make install failed"; done
+	diag_tail "$tmp/install.log"
+	tap_end
 	exit 1
 fi
 
@@ -172,7 +157,7 @@ if pc --cflags --libs >"$tmp/pc.out" 2>&1 &&
 	ok "pkg-config --cflags --libs ustrace: $(cat "$tmp/pc.out")"
 else
 	not_ok "pkg-config --cflags --libs ustrace"
-	diag "$tmp/pc.out"
+	diag_tail "$tmp/pc.out"
 fi
 
 # build NAME OUTPUT LIBS...: compile app.c against the staged tree and run it.
@@ -183,7 +168,7 @@ build_and_run() {
 	# shellcheck disable=SC2046,SC2086 # word lists
 	if ! $cc $ldflags -o "$out" "$tmp/app.c" $(pc --cflags) "$@" >"$tmp/$name.log" 2>&1; then
 		not_ok "$name: compiles and links"
-		diag "$tmp/$name.log"
+		diag_tail "$tmp/$name.log"
 		return 1
 	fi
 	if LD_LIBRARY_PATH=$lib "$out" >"$tmp/$name.run" 2>&1 &&
@@ -191,7 +176,7 @@ build_and_run() {
 		ok "$name: compiles, links and runs"
 	else
 		not_ok "$name: compiles, links and runs"
-		diag "$tmp/$name.run"
+		diag_tail "$tmp/$name.run"
 		return 1
 	fi
 }
@@ -247,7 +232,7 @@ default|local)
 	what="make, then make install PREFIX=DIR, in the fresh tree"
 	;;
 *)
-	ok "a fresh copy of the source tree # SKIP the $variant variant installs its build directory"
+	skip "a fresh copy of the source tree" "the $variant variant installs its build directory"
 	# shellcheck disable=SC2206 # makeargs is a list of words
 	from=(-C "$srctree" $makeargs)
 	build_first=0
@@ -262,8 +247,8 @@ if { [ $build_first = 0 ] || make "${from[@]}" -j2 >"$tmp/fresh-make.log" 2>&1; 
 	ok "$what"
 else
 	not_ok "$what"
-	diag "$tmp/fresh-make.log"
-	diag "$tmp/fresh-install.log"
+	diag_tail "$tmp/fresh-make.log"
+	diag_tail "$tmp/fresh-install.log"
 fi
 # A libdir of its own (lib64): the shim is found from bin/ all the same.
 if [ $made = 1 ] && make "${from[@]}" install PREFIX="$y" libdir="$y/lib64" \
@@ -271,7 +256,7 @@ if [ $made = 1 ] && make "${from[@]}" install PREFIX="$y" libdir="$y/lib64" \
 	ok "make install PREFIX=DIR libdir=DIR/lib64"
 else
 	not_ok "make install PREFIX=DIR libdir=DIR/lib64"
-	diag "$tmp/y-install.log"
+	diag_tail "$tmp/y-install.log"
 fi
 
 # serve: build ev-app against DIR with pkg-config; it serves its tracefs at $mnt.
@@ -290,7 +275,7 @@ serve() {
 	# shellcheck disable=SC2046,SC2086 # word lists
 	$cc $ldflags -I"$tmp" -o "$tmp/ev-app" "$tmp/ev-app.c" \
 		$(PKG_CONFIG_PATH=$x/lib/pkgconfig pkg-config --cflags --libs ustrace) \
-		>"$tmp/ev-app.log" 2>&1 || { diag "$tmp/ev-app.log"; return 1; }
+		>"$tmp/ev-app.log" 2>&1 || { diag_tail "$tmp/ev-app.log"; return 1; }
 	mkdir -p "$mnt"
 	USTRACE_TRACEFS=$mnt LD_LIBRARY_PATH=$x/lib "$tmp/ev-app" 2>"$tmp/ev-app.err" &
 	app_pid=$!
@@ -299,7 +284,7 @@ serve() {
 		kill -0 "$app_pid" 2>/dev/null || break
 		sleep 0.05
 	done
-	diag "$tmp/ev-app.err"
+	diag_tail "$tmp/ev-app.err"
 	return 1
 }
 
@@ -320,8 +305,8 @@ tool_run() {
 		ok "$name trace-cmd list -e, record: the program's events"
 	else
 		not_ok "$name trace-cmd list -e, record: the program's events"
-		diag "$out.list" 5
-		diag "$out.rec" 10
+		diag_tail "$out.list" 5
+		diag_tail "$out.rec" 10
 	fi
 }
 
@@ -340,7 +325,7 @@ elif [ -z "$tools_skip" ]; then
 	not_ok "a program built with pkg-config from DIR serves its tracefs"
 	for i in 1 2 3; do not_ok "installed ustrace trace-cmd # the program did not serve"; done
 else
-	for i in 1 2 3 4; do ok "installed ustrace trace-cmd # SKIP $tools_skip"; done
+	for i in 1 2 3 4; do skip "installed ustrace trace-cmd" "$tools_skip"; done
 fi
 
 # shellcheck disable=SC2086
@@ -350,7 +335,7 @@ if [ -z "$left" ]; then
 	ok "make uninstall removes every file"
 else
 	not_ok "make uninstall removes every file"
-	echo "$left" | head -n 20 | sed 's/^/#   left: /'
+	echo "$left" | sed 's/^/left: /' | diag
 fi
 
-[ "$fails" -eq 0 ]
+tap_end

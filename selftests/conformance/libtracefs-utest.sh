@@ -42,32 +42,26 @@ fire=$objtree/selftests/conformance/conformance-fire
 shim=$objtree/tools/tracing/ustrace-trace-cmd.so
 build=$objtree/selftests-output/libtracefs-utest
 
-skip() {
-	echo "TAP version 13"
-	echo "1..0 # SKIP $*"
-	exit 4
-}
-
 case ${USTRACE_VARIANT:-local} in
 local|default|asan|tsan) ;;
-*) skip "libtracefs's tests run in the default, asan and tsan variants" ;;
+*) skip_all "libtracefs's tests run in the default, asan and tsan variants" ;;
 esac
-[ "$(id -u)" = 0 ] || skip "libtracefs's tests run as root"
-[ -c /dev/fuse ] || skip "no /dev/fuse"
-command -v fusermount3 >/dev/null || skip "no fusermount3 (Debian: fuse3)"
-command -v unshare >/dev/null || skip "no unshare (Debian: util-linux)"
+[ "$(id -u)" = 0 ] || skip_all "libtracefs's tests run as root"
+[ -c /dev/fuse ] || skip_all "no /dev/fuse"
+command -v fusermount3 >/dev/null || skip_all "no fusermount3 (Debian: fuse3)"
+command -v unshare >/dev/null || skip_all "no unshare (Debian: util-linux)"
 [ -d /usr/src/linux-source-6.1/include/trace/events ] || [ -f /usr/src/linux-source-6.1.tar.xz ] ||
-	skip "the corpus is linux-source-6.1's event headers: apt-get install linux-source-6.1"
+	skip_all "the corpus is linux-source-6.1's event headers: apt-get install linux-source-6.1"
 [ -x "$fire" ] || { echo "Bail out! $fire is not built (make selftests)"; exit 1; }
 [ -f "$shim" ] || { echo "Bail out! $shim is not built (make tools)"; exit 1; }
 
-pkg-config --exists libtracefs || skip "no libtracefs (Debian: libtracefs-dev)"
+pkg-config --exists libtracefs || skip_all "no libtracefs (Debian: libtracefs-dev)"
 [ "$(pkg-config --modversion libtracefs)" = 1.6.4 ] ||
-	skip "the tests are libtracefs 1.6.4's; the system has libtracefs $(pkg-config --modversion libtracefs)"
-[ -f /usr/include/CUnit/Basic.h ] || skip "no CUnit (Debian: libcunit1-dev)"
+	skip_all "the tests are libtracefs 1.6.4's; the system has libtracefs $(pkg-config --modversion libtracefs)"
+[ -f /usr/include/CUnit/Basic.h ] || skip_all "no CUnit (Debian: libcunit1-dev)"
 src=${USTRACE_LIBTRACEFS_SRC:-}
 [ -n "$src" ] && [ -f "$src/utest/tracefs-utest.c" ] && [ -f "$src/src/tracefs-utils.c" ] ||
-	skip "needs libtracefs 1.6.4's source tree: USTRACE_LIBTRACEFS_SRC=DIR (utest/, src/)"
+	skip_all "needs libtracefs 1.6.4's source tree: USTRACE_LIBTRACEFS_SRC=DIR (utest/, src/)"
 
 # Build trace-utest in $build (whoever comes first; again when a source
 # is newer).
@@ -140,22 +134,21 @@ expect() {
 		"$here/expected-utest.txt"
 }
 
-n=0 nr=0
-echo "1..${#tests[@]}"
+nr=0
+tap_plan "${#tests[@]}"
 for t in "${tests[@]}"; do
-	n=$((n + 1))
 	res=$(result "$t")
 	read -r exp why <<<"$(expect "$t")"
 	exp=${exp:-pass}
 	case $exp/${res:-none} in
 	pass/passed)
-		echo "ok $n - $t"; nr=$((nr + 1)) ;;
+		ok "$t"; nr=$((nr + 1)) ;;
 	fail/FAILED)
-		echo "not ok $n - $t # TODO does not apply: ${why#\# }" ;;
+		todo "$t" "does not apply: ${why#\# }" ;;
 	*)
-		echo "not ok $n - $t: ${res:-not run}, expected $exp"
+		not_ok "$t: ${res:-not run}, expected $exp"
 		awk -v t="  Test: $t ..." 'index($0, t) == 1 { p = 1; print; next }
-			p && /^  Test: / { exit } p' "$tmp/utest.out" | head -8 | sed 's/^/#   /' ;;
+			p && /^  Test: / { exit } p' "$tmp/utest.out" | diag - 8 ;;
 	esac
 done
 [ "$rc" = 0 ] || [ "$rc" = 1 ] || { echo "# trace-utest exited $rc:"; tail -5 "$tmp/utest.out" | sed 's/^/#   /'; }

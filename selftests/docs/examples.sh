@@ -20,40 +20,20 @@
 
 set -u
 
-here=$(cd "$(dirname "$0")" && pwd)
-srctree=${USTRACE_SRCTREE:-$(cd "$here/../.." && pwd)}
-objtree=${USTRACE_OBJTREE:-$srctree}
+. "$(dirname "$0")/../lib/tap.sh"
 cc=${USTRACE_CC:-cc}
 ldflags=${USTRACE_LDFLAGS:-}
 makeargs=${USTRACE_MAKEARGS:-O=$objtree}
 python=${PYTHON:-python3}
 export USTRACE_SRCTREE=$srctree USTRACE_OBJTREE=$objtree
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/ustrace-examples.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
-
-n=0
-fails=0
-ok()     { n=$((n + 1)); echo "ok $n - $1${2:+ # $2}"; }
-not_ok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; }
-diag()   { tail -n "${2:-30}" "$1" | sed 's/^/#   /'; }
-
-echo "TAP version 13"
+tap_begin examples
 
 # Part 1: renumber check-docs.py's results into this script's plan.
 "$python" "$srctree/scripts/check-docs.py" examples >"$tmp/examples.tap" 2>&1
 rc=$?
-while IFS= read -r line; do
-	case $line in
-	"ok "*)		n=$((n + 1)); echo "ok $n ${line#ok [0-9]* }" ;;
-	"not ok "*)	n=$((n + 1)); fails=$((fails + 1))
-			echo "not ok $n ${line#not ok [0-9]* }" ;;
-	"#"*)		echo "$line" ;;
-	"TAP version"*|1..*) ;;
-	*)		echo "# $line" ;;
-	esac
-done <"$tmp/examples.tap"
-if [ "$rc" -ne 0 ] && [ "$fails" -eq 0 ]; then
+tap_include "$tmp/examples.tap"
+if [ "$rc" -ne 0 ] && [ "$tap_failed" -eq 0 ]; then
 	not_ok "check-docs.py examples exits 0 (exit status $rc)"
 fi
 
@@ -61,11 +41,11 @@ fi
 readme=$srctree/README.md
 app=$tmp/tutorial
 if ! grep -q '^## Tutorial' "$readme" 2>/dev/null; then
-	ok "README tutorial builds with pkg-config" "SKIP README.md has no Tutorial section"
+	skip "README tutorial builds with pkg-config" "README.md has no Tutorial section"
 elif ! "$python" "$srctree/scripts/check-docs.py" extract "$readme" tutorial "$app" \
 		>"$tmp/extract.log" 2>&1; then
 	not_ok "README tutorial: extract example \"tutorial\""
-	diag "$tmp/extract.log"
+	diag_tail "$tmp/extract.log" 30
 else
 	root=$tmp/root
 	pc() {
@@ -79,11 +59,11 @@ else
 	if ! make -C "$srctree" $makeargs DESTDIR="$root" PREFIX=/usr install \
 			>"$tmp/install.log" 2>&1; then
 		not_ok "README tutorial: make install into a staging directory"
-		diag "$tmp/install.log"
+		diag_tail "$tmp/install.log" 30
 	elif ! (cd "$app" && $cc $ldflags -o app app.c $(pc --cflags --libs)) \
 			>"$tmp/cc.log" 2>&1; then
 		not_ok "README tutorial: cc -o app app.c \$(pkg-config --cflags --libs ustrace)"
-		diag "$tmp/cc.log"
+		diag_tail "$tmp/cc.log" 30
 	else
 		(cd "$app" && LD_LIBRARY_PATH=$root/usr/lib timeout 30 ./app) \
 			>"$tmp/app.out" 2>"$tmp/app.err"
@@ -93,11 +73,10 @@ else
 		else
 			not_ok "README tutorial: built with pkg-config against the installed tree, prints what the README shows"
 			echo "#   exit status $rc; expected vs actual:"
-			diff "$app/expected.stdout" "$tmp/app.out" | sed 's/^/#   /'
-			diag "$tmp/app.err"
+			diff "$app/expected.stdout" "$tmp/app.out" | diag - 1000
+			diag_tail "$tmp/app.err" 30
 		fi
 	fi
 fi
 
-echo "1..$n"
-[ "$fails" -eq 0 ]
+tap_end

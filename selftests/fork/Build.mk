@@ -10,8 +10,12 @@
 #   fork-safety-static  the cases that fork, linked with libustrace.a,
 #                whose objects register their fork handlers from their
 #                own constructors (fork-static.c)
+#   fork-probe   fork() from a probe, while a grace period waits for the
+#                probe, does not return: what fork.rst says is not
+#                supported
 
 $(call add-prog,$(d)/fork-safety,$(d)/fork.c,-lpthread)
 $(call add-static-prog,$(d)/fork-safety-static,$(d)/fork-static.c,-lpthread)
+$(call add-prog,$(d)/fork-probe,$(d)/fork-probe.c,-lpthread)
 $(call add-cflags,$(d)/fork.c $(d)/fork-static.c,-I$(srctree)/$(d))
-TEST_PROGS += $(d)/fork-safety $(d)/fork-safety-static
+TEST_PROGS += $(d)/fork-safety $(d)/fork-safety-static $(d)/fork-probe

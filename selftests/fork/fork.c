@@ -48,6 +48,7 @@
 #include <ustrace/tracefs.h>
 
 #include "kselftest.h"
+#include "self_path.h"
 
 #if defined(__SANITIZE_THREAD__)
 # define FORK_TSAN 1
@@ -983,11 +984,10 @@ static void harness_one(const struct fork_case *c, const char *mode)
 
 int main(int argc, char **argv)
 {
-	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	int n;
 
-	if (n <= 0)
+	if (self_path(self, sizeof(self), NULL))
 		return 1;
-	self[n] = '\0';
 	if (argc == 3 && !strcmp(argv[1], "--child")) {
 		mode_on = !strcmp(argv[2], "on");
 		if (mode_on && trace_set_clr_event("fork_test", "fork_ev", 1))

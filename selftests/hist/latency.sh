@@ -10,39 +10,29 @@
 # its sleeps; without chrt the buckets are not checked.  TAP on stdout.
 
 set -u
-here=$(cd "$(dirname "$0")" && pwd)
-srctree=${USTRACE_SRCTREE:-$(cd "$here/../.." && pwd)}
-objtree=${USTRACE_OBJTREE:-$srctree}
-out=$(mktemp "${TMPDIR:-/tmp}/latency-test.XXXXXX") || exit 1
-trap 'rm -f "$out"' EXIT
+. "$(dirname "$0")/../lib/tap.sh"
 
 if [ ! -c /dev/fuse ] || ! command -v fusermount3 >/dev/null; then
-	echo "1..0 # SKIP no FUSE (/dev/fuse, fusermount3)"
-	exit 4
+	skip_all "no FUSE (/dev/fuse, fusermount3)"
 fi
 chrt=
 chrt -f 10 true 2>/dev/null && chrt="chrt -f 10"
 
-echo "TAP version 13"
-echo "1..5"
-n=0 failed=0
-result() {	# result OK|FAIL|SKIP DESC [WHY]
-	n=$((n + 1))
-	case $1 in
-	OK)	echo "ok $n - $2" ;;
-	SKIP)	echo "ok $n - $2 # SKIP $3" ;;
-	*)	echo "not ok $n - $2"; failed=$((failed + 1))
-		printf '%s\n' "${3:-}" | sed 's/^/#   /' ;;
-	esac
+tap_begin latency
+out=$tmp/out
+# fail WHAT DIAGNOSTICS: a failed result, with what it got.
+fail() {
+	not_ok "$1"
+	printf '%s\n' "$2" | diag - 1000
 }
 
 LATENCY_CHRT=$chrt timeout 60 "$srctree/samples/hist/latency.sh" "$objtree" >"$out" 2>&1
 rc=$?
 sed 's/^/# /' "$out"
 if [ "$rc" -eq 0 ] && grep -q '^# event histogram' "$out"; then
-	result OK "the walk-through runs: the triggers set, a batch served, the hist read"
+	ok "the walk-through runs: the triggers set, a batch served, the hist read"
 else
-	result FAIL "the walk-through runs: the triggers set, a batch served, the hist read" "exit status $rc"
+	fail "the walk-through runs: the triggers set, a batch served, the hist read" "exit status $rc"
 fi
 
 # The distribution: exactly these buckets, in this order.
@@ -52,11 +42,11 @@ want='{ lat: ~ 0-3999 } hitcount:          4
 { lat: ~ 20000-23999 } hitcount:          1'
 got=$(grep '^{ lat: ~ ' "$out")
 if [ -z "$chrt" ]; then
-	result SKIP "the latency distribution in 4 ms buckets" "no chrt -f here: sleeps are not exact"
+	skip "the latency distribution in 4 ms buckets" "no chrt -f here: sleeps are not exact"
 elif [ "$got" = "$want" ]; then
-	result OK "the latency distribution in 4 ms buckets"
+	ok "the latency distribution in 4 ms buckets"
 else
-	result FAIL "the latency distribution in 4 ms buckets" "got:
+	fail "the latency distribution in 4 ms buckets" "got:
 $got
 want:
 $want"
@@ -64,23 +54,22 @@ fi
 
 total=$(awk '/sort=lat.buckets=4000/ { on = 1 } on && /Hits:/ { print $2; exit }' "$out")
 if [ "$total" = 10 ] && grep -q '^    Entries: ' "$out"; then
-	result OK "every request of the batch is counted once (Hits: 10)"
+	ok "every request of the batch is counted once (Hits: 10)"
 else
-	result FAIL "every request of the batch is counted once (Hits: 10)" "Hits: $total"
+	fail "every request of the batch is counted once (Hits: 10)" "Hits: $total"
 fi
 
 # onmax(): the slowest request, with the fields of its hit.
 if grep -qE '^	max: +2[0-9]{4}  id: +10  path: /slow +$' "$out"; then
-	result OK "onmax().save(): the slowest request's latency, id and path"
+	ok "onmax().save(): the slowest request's latency, id and path"
 else
-	result FAIL "onmax().save(): the slowest request's latency, id and path" "$(grep -A1 'common_pid: ' "$out")"
+	fail "onmax().save(): the slowest request's latency, id and path" "$(grep -A1 'common_pid: ' "$out")"
 fi
 
 if grep -qE ': req_latency: lat=[0-9]+ id=1 path=/index.html$' "$out"; then
-	result OK "the synthetic event in the trace: lat, id, and the path of the start event"
+	ok "the synthetic event in the trace: lat, id, and the path of the start event"
 else
-	result FAIL "the synthetic event in the trace: lat, id, and the path of the start event" \
+	fail "the synthetic event in the trace: lat, id, and the path of the start event" \
 		"$(grep req_latency "$out")"
 fi
-echo "# passed: $((n - failed)), failed: $failed"
-[ "$failed" -eq 0 ]
+tap_end

@@ -23,7 +23,7 @@ ${as_user[@]+"${as_user[@]}"} test -r /dev/fuse -a -w /dev/fuse ||
 	skip_all "$user may not open /dev/fuse ($(stat -c %A /dev/fuse))"
 ${as_user[@]+"${as_user[@]}"} test -x "$SAMPLE" -a -x "$USTRACE" ||
 	skip_all "$user cannot run programs in $objtree"
-plan 3
+plan 4
 
 dir=$WORK/user
 mkdir "$dir" || exit 1
@@ -63,6 +63,14 @@ t_record() {
 		{ echo "user.dat belongs to $(stat -c %U "$dir/user.dat")"; return 1; }
 }
 check "as $user: ustrace trace-cmd record, trace-cmd report" t_record
+
+# interop.rst: trace-cmd warns that it cannot make /proc/kallsyms readable
+# (kptr_restrict), which a program's events do not need.
+t_kptr() {
+	grep -qi "can't set kptr_restrict" "$dir/record.out" ||
+		{ echo "no kptr_restrict warning: $(head -n 5 "$dir/record.out")"; return 1; }
+}
+check "as $user, trace-cmd warns that it cannot set kptr_restrict" t_kptr
 
 t_events() {
 	events_of "$dir/report.txt" >"$WORK/user.ev"

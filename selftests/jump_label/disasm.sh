@@ -26,37 +26,15 @@
 
 set -u
 
-srctree=${USTRACE_SRCTREE:-$(cd "$(dirname "$0")/../.." && pwd)}
-objtree=${USTRACE_OBJTREE:-$srctree}
+. "$(dirname "$0")/../lib/tap.sh"
 cc=${USTRACE_CC:-cc}
 objdump=${OBJDUMP:-objdump}
 
-n=0
-nfail=0
-plan=8
-
-ok()	{ n=$((n + 1)); echo "ok $n - $*"; }
-notok()	{ n=$((n + 1)); nfail=$((nfail + 1)); echo "not ok $n - $*"; }
-skip()	{ n=$((n + 1)); echo "ok $n # SKIP $*"; }
-diag()	{ sed 's/^/# /'; }
-
-echo "TAP version 13"
-echo "1..$plan"
-
 autoconf=$objtree/include/generated/autoconf.h
-if ! command -v "$objdump" >/dev/null 2>&1; then
-	echo "# $objdump not found"
-	while [ $n -lt $plan ]; do skip "no objdump"; done
-	exit 4
-fi
-if [ ! -f "$autoconf" ]; then
-	echo "# $autoconf is missing: build first (make selftests)"
-	while [ $n -lt $plan ]; do skip "not configured"; done
-	exit 4
-fi
+command -v "$objdump" >/dev/null 2>&1 || skip_all "$objdump not found"
+[ -f "$autoconf" ] || skip_all "$autoconf is missing: build first (make selftests)"
 
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
+tap_begin disasm
 
 machine=$($cc -dumpmachine 2>/dev/null)
 have_jl=n
@@ -73,7 +51,7 @@ compile() {
 	$cc -std=gnu11 -O2 -D_GNU_SOURCE -I"$objtree/include" -I"$srctree/include" \
 		"$@" -c "$srctree/selftests/jump_label/hot.c" -o "$out" 2>"$tmp/cc.log" &&
 		return 0
-	diag <"$tmp/cc.log"
+	diag "$tmp/cc.log"
 	return 1
 }
 
@@ -130,7 +108,7 @@ check_jl_form() {
 	if [ $? -eq 0 ]; then
 		ok "$what: the site is a 5-byte jmp to .text.unlikely ($out)"
 	else
-		notok "$what: the site is a 5-byte jmp to .text.unlikely: $out"
+		not_ok "$what: the site is a 5-byte jmp to .text.unlikely: $out"
 	fi
 
 	# 2. Nothing is loaded or tested on the way through a disabled site.
@@ -189,7 +167,7 @@ check_jl_form() {
 	if [ $? -eq 0 ]; then
 		ok "$what: disabled fast path has no load, call or conditional branch ($out)"
 	else
-		notok "$what: disabled fast path has no load, call or conditional branch: $out"
+		not_ok "$what: disabled fast path has no load, call or conditional branch: $out"
 	fi
 
 	# 3. The stub and the jump entry agree with the site.
@@ -266,7 +244,7 @@ check_jl_form() {
 	if [ $? -eq 0 ]; then
 		ok "$what: stub and jump entry match the site ($out)"
 	else
-		notok "$what: stub and jump entry match the site: $out"
+		not_ok "$what: stub and jump entry match the site: $out"
 	fi
 }
 
@@ -278,7 +256,7 @@ check_load_form() {
 	echo "# hot() ($what):"
 	printf '%s\n' "$insns" | awk -F'\t' '{ printf "#   %s: %s%s\n", $1, $2, $3 == "" ? "" : "   [" $3 "]" }'
 	if "$objdump" -h "$obj" | grep -q __ustrace_jump_table; then
-		notok "$what: load and conditional branch, no jump table: the object has a __ustrace_jump_table"
+		not_ok "$what: load and conditional branch, no jump table: the object has a __ustrace_jump_table"
 		return
 	fi
 	out=$(printf '%s\n' "$insns" | awk -F'\t' '
@@ -298,18 +276,18 @@ check_load_form() {
 	if [ $? -eq 0 ]; then
 		ok "$what: load and conditional branch, no jump table ($out)"
 	else
-		notok "$what: load and conditional branch, no jump table: $out"
+		not_ok "$what: load and conditional branch, no jump table: $out"
 	fi
 }
 
 for pic in -fPIC -fno-pic; do
 	what="jump label, $pic"
 	if [ $have_jl != y ]; then
-		for i in 1 2 3; do skip "$what: no jump labels in this build ($machine)"; done
+		for i in 1 2 3; do skip "$what" "no jump labels in this build ($machine)"; done
 	elif compile "$tmp/hot-jl$pic.o" $pic; then
 		check_jl_form "$tmp/hot-jl$pic.o" "$what"
 	else
-		for i in 1 2 3; do notok "$what: hot.c does not compile"; done
+		for i in 1 2 3; do not_ok "$what: hot.c does not compile"; done
 	fi
 done
 
@@ -318,8 +296,8 @@ for pic in -fPIC -fno-pic; do
 	if compile "$tmp/hot-load$pic.o" $pic -D__USTRACE_NO_ASM_GOTO; then
 		check_load_form "$tmp/hot-load$pic.o" "$what"
 	else
-		notok "$what: hot.c does not compile"
+		not_ok "$what: hot.c does not compile"
 	fi
 done
 
-[ $nfail -eq 0 ]
+tap_end

@@ -45,6 +45,9 @@
  *             cannot have a descriptor table of its own
  *   -Y        the same for close_range() only (ENOSYS, as before Linux
  *             5.9): unshare() and a close of each descriptor
+ *   -U        before -o starts the recording, a seccomp filter that
+ *             refuses openat() with O_TMPFILE (EOPNOTSUPP, as a file
+ *             system without unnamed files does)
  *   -X HOW    end by HOW: _exit, _Exit, quick_exit, exec (execl() of
  *             /bin/true), execvp (of "true"), or go on after: execfail
  *             (exec of a file that does not exist), vfork (a child that
@@ -279,6 +282,37 @@ static int refuse_unshare(bool old_kernel)
 #endif
 }
 
+/* -U: no unnamed files (openat() with O_TMPFILE fails with EOPNOTSUPP). */
+static int refuse_tmpfile(void)
+{
+#ifdef REC_AUDIT_ARCH
+	struct sock_filter prog[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, REC_AUDIT_ARCH, 1, 0),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_openat, 1, 0),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+		/* The flags' low word (the ABI is little-endian on both). */
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[2])),
+		BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, O_TMPFILE & ~O_DIRECTORY, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EOPNOTSUPP),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog fprog = { .len = sizeof(prog) / sizeof(prog[0]), .filter = prog };
+
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
+	    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &fprog, 0, 0)) {
+		perror("rec-app: seccomp");
+		return -1;
+	}
+	return 0;
+#else
+	fprintf(stderr, "rec-app: -U: no seccomp filter for this architecture\n");
+	return -1;
+#endif
+}
+
 /* -F: what is open besides the standard descriptors. */
 static void print_fds(void)
 {
@@ -421,10 +455,10 @@ int main(int argc, char **argv)
 	};
 	const char *text = NULL, *plugin = NULL, *end = NULL;
 	int c, sig = 0, markers = 0, dump = 0, usr2 = 0, ret = 0, fds = 0, victims = -1;
-	int wait_how = 0, sandbox = 0;
+	int wait_how = 0, sandbox = 0, no_tmpfile = 0;
 	int from_main = getenv("USTRACE_EVENTS") != NULL;
 
-	while ((c = getopt(argc, argv, "o:e:m:C:V:b:w:n:P:sMp:dut:k:H:xFc:WOASX:ZY")) != -1) {
+	while ((c = getopt(argc, argv, "o:e:m:C:V:b:w:n:P:sMp:dut:k:H:xFc:WOASX:ZYU")) != -1) {
 		switch (c) {
 		case 'o': attr.output = optarg; break;
 		case 'e': attr.events = optarg; break;
@@ -449,10 +483,13 @@ int main(int argc, char **argv)
 		case 'W': case 'O': case 'A': case 'S': wait_how = c; break;
 		case 'X': end = optarg; break;
 		case 'Z': case 'Y': sandbox = c; break;
+		case 'U': no_tmpfile = 1; break;
 		default: return 2;
 		}
 	}
 	if (sandbox && refuse_unshare(sandbox == 'Y'))
+		return 1;
+	if (no_tmpfile && refuse_tmpfile())
 		return 1;
 	if (attr.output && (ret = ustrace_record_start(&attr))) {
 		fprintf(stderr, "rec-app: ustrace_record_start: %s\n", strerror(-ret));

@@ -19,6 +19,7 @@
 #     SIGUSR2 and ustrace_record_dump() write numbered files
 #   - producer/consumer mode keeps a recording longer than its buffer
 #   - an event of a dlopen()ed object, bad variables, %p in the name
+#   - the file written without unnamed files (O_TMPFILE refused)
 
 set -u
 
@@ -200,5 +201,16 @@ pid_name() {
 	[ "$(ls pid-*.dat | grep -cE '^pid-[0-9]+\.dat$')" = 1 ]
 }
 check "%p in USTRACE_OUTPUT is the pid" pid_name
+
+# Where unnamed files are not available (here: a seccomp filter refuses
+# O_TMPFILE), the file is created under a random name and renamed: whole,
+# and nothing left beside it.
+no_tmpfile() {
+	mkdir nt && (cd nt && "${run[@]}" "$app" -U -o nt.dat -e rec_test -n 100 -w 2) || return 1
+	ls -A nt
+	[ "$(ls -A nt)" = nt.dat ] && readable nt/nt.dat &&
+		"${compare[@]}" seq nt/nt.dat.rep 0 0 99 && "${compare[@]}" seq nt/nt.dat.rep 1 0 99
+}
+check "without unnamed files (O_TMPFILE refused): the file whole, nothing beside it" no_tmpfile
 
 tap_end

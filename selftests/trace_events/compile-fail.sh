@@ -24,7 +24,6 @@ cc=${USTRACE_CC:-cc}
 cflags=${USTRACE_CFLAGS:-"-std=gnu11 -O2 -Wall -Wextra -D_GNU_SOURCE"}
 
 tap_begin te-cf
-diag()   { head -n 12 "$1" | sed 's/^/#   /'; }
 
 # header NAME PRINT ASSIGN EXTRA: a trace header tmp/NAME.h with one class,
 # two events, a condition and an _FN variant.
@@ -91,16 +90,16 @@ good_assign='__entry->a = a;'
 
 header good "$good_print" "$good_assign" ""
 if compile c "$tmp/good-def.c"; then ok "clean: the defining file"; else
-	not_ok "clean: the defining file"; diag "$tmp/log"; fi
+	not_ok "clean: the defining file"; diag "$tmp/log" 12; fi
 if compile c "$tmp/good-use.c"; then ok "clean: a user"; else
-	not_ok "clean: a user"; diag "$tmp/log"; fi
+	not_ok "clean: a user"; diag "$tmp/log" 12; fi
 cxx=${cc/clang/clang++}
 [ "$cxx" = "$cc" ] && cxx=${cc/gcc/g++}
 [ "$cxx" = "$cc" ] && cxx=c++
 if $cxx -x c++ -std=gnu++17 -Wall -Wextra -Werror -I"$objtree/include" \
 	-I"$srctree/include" -I"$tmp" -fsyntax-only "$tmp/good-use.c" \
 	>"$tmp/log" 2>&1; then ok "clean: a user, as C++"; else
-	not_ok "clean: a user, as C++"; diag "$tmp/log"; fi
+	not_ok "clean: a user, as C++"; diag "$tmp/log" 12; fi
 
 # expect_fail NAME REGEX: tmp/bad-def.c must not compile, with REGEX said.
 expect_fail() {
@@ -109,7 +108,7 @@ expect_fail() {
 	elif grep -Eq "$2" "$tmp/log"; then
 		ok "$1"
 	else
-		not_ok "$1 (no /$2/ in the errors)"; diag "$tmp/log"
+		not_ok "$1 (no /$2/ in the errors)"; diag "$tmp/log" 12
 	fi
 }
 

@@ -14,17 +14,15 @@
 #include <linux/trace_events.h>
 
 #include "kselftest.h"
+#include "self_path.h"
 
 static char plugin_path[PATH_MAX];
 
 static void find_plugin(void)
 {
-	ssize_t n = readlink("/proc/self/exe", plugin_path, sizeof(plugin_path) - 32);
-
-	if (n < 0)
-		ksft_exit_fail_msg("readlink /proc/self/exe\n");
-	plugin_path[n] = '\0';
-	strcpy(strrchr(plugin_path, '/') + 1, "te-plugin.so");
+	if (self_path(plugin_path, sizeof(plugin_path), "te-plugin.so"))
+		ksft_exit_fail_msg("te-plugin.so beside /proc/self/exe: %s\n",
+				   strerror(errno));
 }
 
 /* Consume everything; keep the rendering of the last record. */

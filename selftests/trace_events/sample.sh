@@ -6,35 +6,35 @@
 
 set -u
 
-here=$(cd "$(dirname "$0")" && pwd)
-srctree=${USTRACE_SRCTREE:-$(cd "$here/../.." && pwd)}
-objtree=${USTRACE_OBJTREE:-$srctree}
+. "$(dirname "$0")/../lib/tap.sh"
 prog=$objtree/samples/trace_events/trace-events-sample
 
-echo "TAP version 13"
-echo "1..4"
+tap_begin te-sample
 if ! out=$("$prog" 2>&1); then
-	echo "not ok 1 - the sample runs"
-	printf '%s\n' "$out" | head -n 10 | sed 's/^/#   /'
+	not_ok "the sample runs"
+	printf '%s\n' "$out" | diag - 10
+	tap_end
 	exit 1
 fi
-echo "ok 1 - the sample runs"
+ok "the sample runs"
 
-check() {	# NUM NAME WANT GOT
-	if [ "$3" = "$4" ]; then
-		echo "ok $1 - $2"
+# same NAME WANT GOT: one result, whether GOT is WANT.
+same() {
+	if [ "$2" = "$3" ]; then
+		ok "$1"
 	else
-		echo "not ok $1 - $2"
-		echo "#   want: $3"
-		echo "#   got:  $4"
+		not_ok "$1"
+		echo "#   want: $2"
+		echo "#   got:  $3"
 	fi
 }
 
 # 11 rounds of 6 events, plus the 2 conditional ones twice each, plus the
 # header line.
-check 2 "it prints every recorded event" 71 "$(printf '%s\n' "$out" | wc -l)"
-check 3 "TRACE_EVENT_FN's reg ran" "foo_bar_with_fn registered: 1" \
+same "it prints every recorded event" 71 "$(printf '%s\n' "$out" | wc -l)"
+same "TRACE_EVENT_FN's reg ran" "foo_bar_with_fn registered: 1" \
 	"$(printf '%s\n' "$out" | head -n 1)"
-check 4 "a record of every field kind" \
+same "a record of every field kind" \
 	"foo hello 3 BIT1|BIT2 three a string a s 00000000,00000005" \
 	"$(printf '%s\n' "$out" | sed -n 's/^[0-9]*: \(foo hello 3 .*\)/\1/p')"
+tap_end

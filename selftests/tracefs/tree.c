@@ -49,6 +49,20 @@ static void test_root_names(void)
 	EXPECT_FALSE(tfs_dir_has("", "set_ftrace_filter"));
 }
 
+/* A CPU's directory: the kernel's files but its snapshot ones (events.rst). */
+static void test_per_cpu_names(void)
+{
+	static const char *const have[] = {
+		"buffer_size_kb", "stats", "trace", "trace_pipe", "trace_pipe_raw",
+	};
+
+	for (size_t i = 0; i < ARRAY_LEN(have); i++)
+		EXPECT_TRUE(tfs_dir_has("per_cpu/cpu0", have[i]));
+	EXPECT_FALSE(tfs_dir_has("per_cpu/cpu0", "snapshot"));
+	EXPECT_FALSE(tfs_dir_has("per_cpu/cpu0", "snapshot_raw"));
+	EXPECT_EQ(-ENOENT, tfs_path("per_cpu/cpu0/snapshot"));
+}
+
 /* Modes as tracefs's: no bits for others. */
 static const struct {
 	const char	*path;
@@ -425,6 +439,7 @@ static void test_concurrent(void)
 
 const struct tfs_test tfs_tree_tests[] = {
 	TFS_TEST(test_root_names),
+	TFS_TEST(test_per_cpu_names),
 	TFS_TEST(test_modes),
 	TFS_TEST(test_lookup_errors),
 	TFS_TEST(test_open_access),

@@ -30,28 +30,14 @@
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
-srctree=${USTRACE_SRCTREE:-$(cd "$here/../.." && pwd)}
-objtree=${USTRACE_OBJTREE:-$srctree}
+. "$here/../lib/tap.sh"
+tap_begin tp-cf
 src=$srctree/selftests/tracepoints
 csrc=$src/compile
 cc=${USTRACE_CC:-cc}
 cflags=${USTRACE_CFLAGS:-"-std=gnu11 -O2 -Wall -Wextra -D_GNU_SOURCE \
 -I$objtree/include -I$srctree/include -I$srctree/selftests/lib"}
 ldflags=${USTRACE_LDFLAGS:-}
-
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/ustrace-cf.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
-
-n=0
-fails=0
-
-ok()     { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; }
-skip()   { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
-todo()   { n=$((n + 1)); echo "not ok $n - $1 # TODO $2"; }
-
-# diag FILE [LINES]: the start of a compiler's output, as TAP comments.
-diag() { head -n "${2:-15}" "$1" | sed 's/^/#   /'; }
 
 # summarize FILE: each distinct diagnostic of a compiler's output, counted.
 summarize() {
@@ -64,18 +50,6 @@ have() { command -v "$1" >/dev/null 2>&1; }
 
 # line_of FILE PATTERN: the number of the first line matching PATTERN.
 line_of() { grep -n -- "$2" "$1" | head -n 1 | cut -d: -f1; }
-
-# expect_ok NAME CMD...: CMD succeeds.
-expect_ok() {
-	local name=$1
-	shift
-	if "$@" >"$tmp/log" 2>&1; then
-		ok "$name"
-	else
-		not_ok "$name"
-		diag "$tmp/log"
-	fi
-}
 
 # expect_fail NAME REGEX CMD...: CMD fails, and says something matching
 # the extended REGEX.
@@ -90,7 +64,7 @@ expect_fail() {
 	else
 		not_ok "$name"
 		echo "#   it failed, but says nothing matching /$re/:"
-		diag "$tmp/log"
+		diag "$tmp/log" 15
 	fi
 }
 
@@ -115,13 +89,12 @@ for c in gcc clang; do have "$c" && c_compilers+=("$c"); done
 cxx_compilers=()
 for c in g++ clang++; do have "$c" && cxx_compilers+=("$c"); done
 
-echo "TAP version 13"
 
 # ---- probe type ------------------------------------------------------------
 
 mm=$csrc/probe-mismatch.c
 for c in "${c_compilers[@]}"; do
-	expect_ok "$c: matching probes compile" cc_c "$c" -DMISMATCH=0 "$mm"
+	check "$c: matching probes compile" cc_c "$c" -DMISMATCH=0 "$mm"
 	for m in 1 2 3 4 5 6 7 8; do
 		line=$(line_of "$mm" "MISMATCH $m \*/")
 		expect_fail "$c: mismatched probe $m: error at probe-mismatch.c:$line" \
@@ -133,7 +106,7 @@ done
 
 line=$(line_of "$mm" "MISMATCH 1 \*/")
 for c in "${cxx_compilers[@]}"; do
-	expect_ok "$c: matching probes compile as C++" \
+	check "$c: matching probes compile as C++" \
 		cxx_c "$c" -DMISMATCH=0 "$mm"
 	expect_fail "$c: as C++, mismatched probe 1: error at line $line" \
 		"probe-mismatch\.c:$line:[0-9]+: error:" \
@@ -150,7 +123,7 @@ link_c() {
 		-Wl,-rpath,"$objtree" -lpthread
 }
 
-expect_ok "one definition of dd_tp links" \
+check "one definition of dd_tp links" \
 	link_c "$tmp/dd-one" "$csrc/double-define-a.c"
 expect_fail "two files defining dd_tp do not link" \
 	"multiple definition of .__tracepoint_dd_tp'" \
@@ -170,7 +143,7 @@ for c in "${c_compilers[@]}"; do
 	for gpl in "" -DGPL; do
 		macro=EXPORT_TRACEPOINT_SYMBOL${gpl:+_GPL}
 		line=$(line_of "$ex" "^$macro(ex_tp);")
-		expect_ok "$c: $macro compiles beside DEFINE_TRACE" \
+		check "$c: $macro compiles beside DEFINE_TRACE" \
 			cc_c "$c" $gpl -DDEFINE_HERE "$ex"
 		expect_fail "$c: $macro without DEFINE_TRACE: error (export.c:$line)" \
 			"export\.c:$line:" cc_c "$c" $gpl "$ex"
@@ -319,9 +292,9 @@ for c in "${run_cxx[@]}"; do
 		>"$tmp/log" 2>&1; then
 		not_ok "$name"
 		echo "#   it does not build:"
-		diag "$tmp/log"
+		diag "$tmp/log" 15
 	else
-		expect_ok "$name" "$tmp/cxx-$c"
+		check "$name" "$tmp/cxx-$c"
 	fi
 done
 [ ${#run_cxx[@]} -gt 0 ] || skip "a C++ program" "no C++ compiler for this build"
@@ -367,5 +340,4 @@ else
 	skip "$name: the seed examples run" "no build"
 fi
 
-echo "1..$n"
-[ "$fails" -eq 0 ]
+tap_end

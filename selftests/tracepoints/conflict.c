@@ -15,6 +15,7 @@
 #include <linux/tracepoint.h>
 
 #include "tp_test.h"
+#include "self_path.h"
 
 static char path_a[PATH_MAX], path_b[PATH_MAX], path_c[PATH_MAX];
 
@@ -32,19 +33,11 @@ const char *__asan_default_options(void)
 
 static void find_objects(void)
 {
-	char dir[PATH_MAX - 32];
-	ssize_t n = readlink("/proc/self/exe", dir, sizeof(dir) - 1);
-	char *slash;
-
-	if (n < 0)
-		n = 0;
-	dir[n] = '\0';
-	slash = strrchr(dir, '/');
-	if (slash)
-		slash[1] = '\0';
-	snprintf(path_a, sizeof(path_a), "%stp-dup-a.so", dir);
-	snprintf(path_b, sizeof(path_b), "%stp-dup-b.so", dir);
-	snprintf(path_c, sizeof(path_c), "%stp-dup-c.so", dir);
+	if (self_path(path_a, sizeof(path_a), "tp-dup-a.so") ||
+	    self_path(path_b, sizeof(path_b), "tp-dup-b.so") ||
+	    self_path(path_c, sizeof(path_c), "tp-dup-c.so"))
+		ksft_exit_fail_msg("the objects beside /proc/self/exe: %s\n",
+				   strerror(errno));
 }
 
 static void *open_or_fail(const char *path, int flags)

@@ -23,6 +23,7 @@
 #include "shared/plugin_tp.h"
 
 #include "tp_test.h"
+#include "self_path.h"
 
 DEFINE_TRACE(dl_host_event);
 
@@ -31,19 +32,10 @@ static char defplugin_path[PATH_MAX];
 
 static void find_plugins(void)
 {
-	char exe[PATH_MAX - 32];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	char *slash;
-
-	if (n < 0)
-		n = 0;
-	exe[n] = '\0';
-	slash = strrchr(exe, '/');
-	if (slash)
-		slash[1] = '\0';
-	snprintf(plugin_path, sizeof(plugin_path), "%stp-plugin.so", exe);
-	snprintf(defplugin_path, sizeof(defplugin_path), "%stp-defplugin.so",
-		 exe);
+	if (self_path(plugin_path, sizeof(plugin_path), "tp-plugin.so") ||
+	    self_path(defplugin_path, sizeof(defplugin_path), "tp-defplugin.so"))
+		ksft_exit_fail_msg("the plugins beside /proc/self/exe: %s\n",
+				   strerror(errno));
 }
 
 /* dlopen() @path, failing the current test (and returning NULL) if it can't. */
