@@ -434,19 +434,25 @@ void trace_for_each_event_call(void (*fn)(struct trace_event_call *call,
 	pthread_mutex_unlock(&event_mutex);
 }
 
-/* The common header of a record just reserved. */
-static __always_inline void *event_fill(struct trace_event_buffer *fbuffer,
+/* The common header of the record at @entry. */
+static __always_inline void *entry_fill(struct trace_event_buffer *fbuffer,
 					struct trace_event_file *file,
-					struct ring_buffer_event *event, int pid)
+					struct trace_entry *entry, int pid)
 {
-	struct trace_entry *entry = rb_event_payload(event);
-
 	fbuffer->entry = entry;
 	entry->type = file->id;
 	entry->flags = 0;
 	entry->preempt_count = 0;
 	entry->pid = pid;
 	return entry;
+}
+
+/* The common header of a record just reserved. */
+static __always_inline void *event_fill(struct trace_event_buffer *fbuffer,
+					struct trace_event_file *file,
+					struct ring_buffer_event *event, int pid)
+{
+	return entry_fill(fbuffer, file, rb_event_payload(event), pid);
 }
 
 /*
@@ -502,20 +508,13 @@ static __thread struct {
 static void *event_reserve_scratch(struct trace_event_buffer *fbuffer,
 				   struct trace_event_file *file, unsigned long len, int pid)
 {
-	struct trace_entry *entry = (struct trace_entry *)event_scratch.rec;
-
 	event_scratch.busy = true;
 	fbuffer->commit_word = NULL;
 	fbuffer->commit_add = len;
 	fbuffer->event = NULL;
 	fbuffer->buffer = file->buffer;
 	fbuffer->trace_file = file;
-	fbuffer->entry = entry;
-	entry->type = file->id;
-	entry->flags = 0;
-	entry->preempt_count = 0;
-	entry->pid = pid;
-	return entry;
+	return entry_fill(fbuffer, file, (struct trace_entry *)event_scratch.rec, pid);
 }
 
 /* The commit of a scratch record: filter, then copy in if it passes. */

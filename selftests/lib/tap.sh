@@ -6,6 +6,7 @@
 #	. "$(dirname "$0")/../lib/tap.sh"
 #	tap_begin record	# "TAP version 13", cd into a scratch directory
 #	check "what it shows" some_function ARGS...
+#	same "what it shows" WANT GOT	# whether the text GOT is WANT
 #	ok "what it shows"	# or not_ok, when the script decided itself
 #	skip "what it shows" "why it cannot run here"
 #	todo "what it shows" "why it is only reported"
@@ -54,6 +55,18 @@ todo()   { tap_n=$((tap_n + 1)); echo "not ok $tap_n - $1 # TODO $2"; }
 skip_all() {
 	echo "1..0 # SKIP $1"
 	exit 4
+}
+
+# same NAME WANT GOT: one result, whether the text GOT is WANT (both
+# shown when it is not).
+same() {
+	if [ "$2" = "$3" ]; then
+		ok "$1"
+	else
+		not_ok "$1"
+		echo "#   want: $2"
+		echo "#   got:  $3"
+	fi
 }
 
 # diag [FILE [LINES]]: the first LINES (default 20) lines of FILE, or of

@@ -250,6 +250,21 @@ static void own_handler(int sig)
 #define REC_AUDIT_ARCH	AUDIT_ARCH_AARCH64
 #endif
 
+#ifdef REC_AUDIT_ARCH
+/* Install the @n instructions at @prog as this thread's seccomp filter. */
+static int install_filter(struct sock_filter *prog, size_t n)
+{
+	struct sock_fprog fprog = { .len = (unsigned short)n, .filter = prog };
+
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
+	    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &fprog, 0, 0)) {
+		perror("rec-app: seccomp");
+		return -1;
+	}
+	return 0;
+}
+#endif
+
 /*
  * -Z: close_range() and unshare() fail with EPERM, as some sandboxes have
  * it; -Y (@old_kernel): close_range() fails with ENOSYS.
@@ -268,14 +283,8 @@ static int refuse_unshare(bool old_kernel)
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | (old_kernel ? ENOSYS : EPERM)),
 	};
-	struct sock_fprog fprog = { .len = sizeof(prog) / sizeof(prog[0]), .filter = prog };
 
-	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
-	    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &fprog, 0, 0)) {
-		perror("rec-app: seccomp");
-		return -1;
-	}
-	return 0;
+	return install_filter(prog, sizeof(prog) / sizeof(prog[0]));
 #else
 	fprintf(stderr, "rec-app: -Z: no seccomp filter for this architecture\n");
 	return -1;
@@ -299,14 +308,8 @@ static int refuse_tmpfile(void)
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EOPNOTSUPP),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
 	};
-	struct sock_fprog fprog = { .len = sizeof(prog) / sizeof(prog[0]), .filter = prog };
 
-	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
-	    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &fprog, 0, 0)) {
-		perror("rec-app: seccomp");
-		return -1;
-	}
-	return 0;
+	return install_filter(prog, sizeof(prog) / sizeof(prog[0]));
 #else
 	fprintf(stderr, "rec-app: -U: no seccomp filter for this architecture\n");
 	return -1;

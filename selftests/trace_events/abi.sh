@@ -19,31 +19,13 @@
 
 set -u
 
-here=$(cd "$(dirname "$0")" && pwd)
-srctree=${USTRACE_SRCTREE:-$(cd "$here/../.." && pwd)}
-objtree=${USTRACE_OBJTREE:-$srctree}
+. "$(dirname "$0")/../lib/tap.sh"
 cc=${USTRACE_CC:-cc}
 cflags=${USTRACE_CFLAGS:-"-std=gnu11 -O2 -Wall -Wextra -D_GNU_SOURCE"}
 ldflags=${USTRACE_LDFLAGS:-}
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ustrace-abi.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
-
-n=0
-fails=0
-ok()     { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; }
-diag()   { head -n "${2:-12}" "$1" | sed 's/^/#   /'; }
-# check NAME WANT GOT
-check() {
-	if [ "$2" = "$3" ]; then
-		ok "$1"
-	else
-		not_ok "$1"
-		echo "#   want: $2"
-		echo "#   got:  $3"
-	fi
-}
 
 echo "TAP version 13"
 
@@ -160,7 +142,7 @@ if [ -n "$ours" ] && [ "$theirs" = $((ours + 1)) ]; then
 	ok "<linux/trace_events.h> defines USTRACE_RB_ABI ($ours); the copy says $theirs"
 else
 	not_ok "<linux/trace_events.h> defines USTRACE_RB_ABI (got '$ours', copy '$theirs')"
-	echo "1..$n"
+	tap_end
 	exit 1
 fi
 
@@ -183,12 +165,12 @@ build() {
 run() {
 	if ! build "$1" "${@:2}" >"$tmp/$1.log" 2>&1; then
 		not_ok "$1: the program builds"
-		diag "$tmp/$1.log"
+		diag "$tmp/$1.log" 12
 		return 1
 	fi
 	if ! "$tmp/$1" >"$tmp/$1.out" 2>"$tmp/$1.err"; then
 		not_ok "$1: the program runs"
-		diag "$tmp/$1.err"
+		diag "$tmp/$1.err" 12
 		return 1
 	fi
 	ok "$1: the program builds and runs"
@@ -197,28 +179,27 @@ run() {
 msg="ustrace: event abi_foreign:foreign_ev was built for ring buffer ABI $theirs, this libustrace has ABI $ours: not registered (rebuild the program against this library's headers)"
 
 if run foreign -I"$tmp/other"; then
-	check "foreign: stderr is one line naming the event and both versions" \
+	same "foreign: stderr is one line naming the event and both versions" \
 		"$msg" "$(cat "$tmp/foreign.err")"
-	check "foreign: the object's events are not registered" \
+	same "foreign: the object's events are not registered" \
 		"good registered: yes|foreign registered: no" \
 		"$(sed -n 1,2p "$tmp/foreign.out" | paste -sd'|')"
-	check "foreign: enabling its system fails, the other's works" \
+	same "foreign: enabling its system fails, the other's works" \
 		"enable abi_good: 0|enable abi_foreign: -22" \
 		"$(sed -n 3,4p "$tmp/foreign.out" | paste -sd'|')"
-	check "foreign: the trace holds the good events, intact, and nothing else" \
+	same "foreign: the trace holds the good events, intact, and nothing else" \
 		"records: good 1000, foreign 0, other 0, bad 0" \
 		"$(sed -n 5p "$tmp/foreign.out")"
 fi
 
 if run same; then
-	check "same version: stderr is empty" "" "$(cat "$tmp/same.err")"
-	check "same version: both systems register and enable" \
+	same "same version: stderr is empty" "" "$(cat "$tmp/same.err")"
+	same "same version: both systems register and enable" \
 		"good registered: yes|foreign registered: yes|enable abi_good: 0|enable abi_foreign: 0" \
 		"$(sed -n 1,4p "$tmp/same.out" | paste -sd'|')"
-	check "same version: both systems' events are recorded" \
+	same "same version: both systems' events are recorded" \
 		"records: good 1000, foreign 1000, other 1000, bad 0" \
 		"$(sed -n 5p "$tmp/same.out")"
 fi
 
-echo "1..$n"
-[ "$fails" -eq 0 ]
+tap_end

@@ -18,17 +18,6 @@ if ! out=$("$prog" 2>&1); then
 fi
 ok "the sample runs"
 
-# same NAME WANT GOT: one result, whether GOT is WANT.
-same() {
-	if [ "$2" = "$3" ]; then
-		ok "$1"
-	else
-		not_ok "$1"
-		echo "#   want: $2"
-		echo "#   got:  $3"
-	fi
-}
-
 # 11 rounds of 6 events, plus the 2 conditional ones twice each, plus the
 # header line.
 same "it prints every recorded event" 71 "$(printf '%s\n' "$out" | wc -l)"
