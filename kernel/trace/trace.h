@@ -9,12 +9,34 @@
 #ifndef _USTRACE_KERNEL_TRACE_TRACE_H
 #define _USTRACE_KERNEL_TRACE_TRACE_H
 
+#include <ctype.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <sys/types.h>
 
 #include "trace_array.h"
+
+/* @s past its leading white space (the kernel's skip_spaces()). */
+static inline char *skip_spaces(const char *s)
+{
+	while (isspace((unsigned char)*s))
+		s++;
+	return (char *)s;
+}
+
+/* @s without its leading and trailing white space, cut in place (strim()). */
+static inline char *strim(char *s)
+{
+	size_t n;
+
+	s = skip_spaces(s);
+	n = strlen(s);
+	while (n && isspace((unsigned char)s[n - 1]))
+		s[--n] = '\0';
+	return s;
+}
 
 struct trace_buffer;
 struct trace_event_call;

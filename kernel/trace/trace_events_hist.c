@@ -211,19 +211,6 @@ static int set_str(char **dst, const char *s)
 	return *dst ? 0 : -ENOMEM;
 }
 
-/* @s without its leading and trailing white space (cut in place). */
-char *hist_strstrip(char *s)
-{
-	size_t n;
-
-	while (isspace((unsigned char)*s))
-		s++;
-	n = strlen(s);
-	while (n && isspace((unsigned char)s[n - 1]))
-		s[--n] = '\0';
-	return s;
-}
-
 /* The kernel's parse_assignment(): "keys=", "vals=", "sort=", ..., or a variable. */
 static int parse_assignment(char *str, struct hist_trigger_attrs *attrs)
 {
@@ -242,7 +229,7 @@ static int parse_assignment(char *str, struct hist_trigger_attrs *attrs)
 	if (!strncmp(str, "name=", 5))
 		return set_str(&attrs->name, str);
 	if (!strncmp(str, "clock=", 6))
-		return set_str(&attrs->clock, hist_strstrip(str + 6));
+		return set_str(&attrs->clock, strim(str + 6));
 	if (!strncmp(str, "size=", 5)) {
 		bits = parse_map_size(str + 5);
 		if (bits < 0)

@@ -434,7 +434,4 @@ void print_actions(struct seq_buf *b, struct hist_data *hd, unsigned char *elt);
 void print_actions_spec(struct seq_buf *b, struct hist_data *hd);
 void track_data_snapshot_print(struct seq_buf *b, struct hist_data *hd);
 
-/* trace_events_hist.c: @s without leading and trailing white space, in place. */
-char *hist_strstrip(char *s);
-
 #endif /* _USTRACE_KERNEL_TRACE_TRACE_EVENTS_HIST_H */

@@ -760,7 +760,7 @@ static int parse_action_params(char *params, struct action_data *data)
 			hist_err(HIST_ERR_TOO_MANY_PARAMS, 0);
 			return -EINVAL;
 		}
-		param = hist_strstrip(strsep(&params, ","));
+		param = strim(strsep(&params, ","));
 		if (strlen(param) < 2) {
 			hist_err(HIST_ERR_INVALID_PARAM, errpos(param));
 			return -EINVAL;

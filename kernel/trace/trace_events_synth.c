@@ -614,13 +614,6 @@ static int delete_synth_event(const char *name)
  * The commands
  */
 
-static const char *skip_spaces(const char *s)
-{
-	while (isspace((unsigned char)*s))
-		s++;
-	return s;
-}
-
 /*
  * The kernel's check_command(): a definition's first part has a name, a
  * type and a field name at least.

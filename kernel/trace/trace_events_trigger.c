@@ -439,13 +439,6 @@ int trigger_set_filter(struct trigger_parse *p, struct event_trigger *t, char *f
 	return 0;
 }
 
-static char *skip_spaces(char *s)
-{
-	while (isspace((unsigned char)*s))
-		s++;
-	return s;
-}
-
 /*
  * The kernel's event_trigger_separate_filter(): "[N] [if FILTER]" into
  * the parameter and the filter; without a required parameter, text that
@@ -833,17 +826,6 @@ noinline void trace_triggers_post_commit(struct trace_event_file *file, unsigned
 /* ------------------------------------------------------------------
  * The trigger file
  */
-
-static char *strim(char *s)
-{
-	size_t n;
-
-	s = skip_spaces(s);
-	n = strlen(s);
-	while (n && isspace((unsigned char)s[n - 1]))
-		s[--n] = '\0';
-	return s;
-}
 
 /* Split @buf as the kernel's trigger_process_regex(); its command, or NULL. */
 static const struct event_command *split_command(struct trigger_parse *p, char *buf)
