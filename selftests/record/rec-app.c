@@ -251,6 +251,16 @@ static void own_handler(int sig)
 #endif
 
 #ifdef REC_AUDIT_ARCH
+/*
+ * A filter's first instructions: another architecture's calls pass; the
+ * accumulator then holds the system call's number.
+ */
+#define REC_SECCOMP_SYSCALL_NR \
+	BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)), \
+	BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, REC_AUDIT_ARCH, 1, 0), \
+	BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW), \
+	BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr))
+
 /* Install the @n instructions at @prog as this thread's seccomp filter. */
 static int install_filter(struct sock_filter *prog, size_t n)
 {
@@ -273,10 +283,7 @@ static int refuse_unshare(bool old_kernel)
 {
 #ifdef REC_AUDIT_ARCH
 	struct sock_filter prog[] = {
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, REC_AUDIT_ARCH, 1, 0),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		REC_SECCOMP_SYSCALL_NR,
 		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_close_range, 3, 0),
 		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, old_kernel ? ~0u : SYS_unshare, 1, 0),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
@@ -296,10 +303,7 @@ static int refuse_tmpfile(void)
 {
 #ifdef REC_AUDIT_ARCH
 	struct sock_filter prog[] = {
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, REC_AUDIT_ARCH, 1, 0),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		REC_SECCOMP_SYSCALL_NR,
 		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_openat, 1, 0),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
 		/* The flags' low word (the ABI is little-endian on both). */
