@@ -508,7 +508,13 @@ static __thread struct {
 static void *event_reserve_scratch(struct trace_event_buffer *fbuffer,
 				   struct trace_event_file *file, unsigned long len, int pid)
 {
+	/*
+	 * Taken before a byte of it is written: a signal handler that fires
+	 * an event from here on finds it busy (the fence keeps the compiler
+	 * from moving the header's stores above the flag's).
+	 */
 	event_scratch.busy = true;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	fbuffer->commit_word = NULL;
 	fbuffer->commit_add = len;
 	fbuffer->event = NULL;
@@ -527,6 +533,8 @@ static noinline void event_commit_scratch(struct trace_event_buffer *fbuffer,
 	if (!(flags & EVENT_FILE_FL_SOFT_DISABLED) &&
 	    (!(flags & EVENT_FILE_FL_FILTERED) || trace_filter_match(file, fbuffer->entry, len)))
 		ring_buffer_write(fbuffer->buffer, len, fbuffer->entry);
+	/* Given back once copied, not before. */
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	event_scratch.busy = false;
 }
 
