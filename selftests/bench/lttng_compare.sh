@@ -71,40 +71,20 @@ get() {
 	echo "${v:--}"
 }
 
+. "$(dirname "$0")/../lib/callgrind.sh"
 sanitized=${USTRACE_SANITIZE:-}
 have_cg=
-if [ -z "$sanitized" ] && command -v valgrind >/dev/null 2>&1 &&
-   command -v callgrind_annotate >/dev/null 2>&1; then
-	have_cg=y
-fi
+cg_usable && have_cg=y
 
 # cg NAME PROG: PROG --callgrind under callgrind; prints instructions/event
 # or "-" (the reason goes to NAME.why).
 cg() {
-	local name=$1 prog=$2 loop empty
-
 	if [ -z "$have_cg" ]; then
-		echo "no valgrind, or a sanitizer build" >"$tmp/$name.why"
+		echo "$cg_why" >"$tmp/$1.why"
 		echo "-"
 		return
 	fi
-	if ! $T 300 valgrind -q --tool=callgrind --smc-check=all \
-		--callgrind-out-file="$tmp/$name.cg" "$prog" --callgrind "$cg_n" \
-		>"$tmp/$name.cglog" 2>"$tmp/$name.cgerr"; then
-		{ echo "valgrind failed:"; tail -n 3 "$tmp/$name.cgerr"; } >"$tmp/$name.why"
-		echo "-"
-		return
-	fi
-	callgrind_annotate --inclusive=yes --threshold=100 --auto=no "$tmp/$name.cg" \
-		>"$tmp/$name.incl" 2>/dev/null
-	loop=$(awk '/:loop_events( |$)/ { v = $1; gsub(/,/, "", v); print v; exit }' "$tmp/$name.incl")
-	empty=$(awk '/:loop_empty( |$)/ { v = $1; gsub(/,/, "", v); print v; exit }' "$tmp/$name.incl")
-	if [ -z "$loop" ] || [ -z "$empty" ]; then
-		echo "loop_events/loop_empty not in the profile (no debug information?)" >"$tmp/$name.why"
-		echo "-"
-		return
-	fi
-	awk -v a="$loop" -v b="$empty" -v n="$cg_n" 'BEGIN { printf "%.0f", (a - b) / n }'
+	cg_per_event "$1" "$2" "$cg_n" "$tmp"
 }
 
 # ---- ours
