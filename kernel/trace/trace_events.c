@@ -523,6 +523,18 @@ static void *event_reserve_scratch(struct trace_event_buffer *fbuffer,
 	return entry_fill(fbuffer, file, (struct trace_entry *)event_scratch.rec, pid);
 }
 
+/*
+ * Whether the record @fbuffer holds goes into the buffer: its file is not
+ * soft disabled, it was reserved in the file's buffer (not the triggers'
+ * scratch buffer), and it passes the file's filter, if any.
+ */
+static bool event_kept(const struct trace_event_buffer *fbuffer, struct trace_event_file *file,
+		       unsigned long flags, unsigned int len)
+{
+	return !(flags & EVENT_FILE_FL_SOFT_DISABLED) && fbuffer->buffer == file->buffer &&
+	       (!(flags & EVENT_FILE_FL_FILTERED) || trace_filter_match(file, fbuffer->entry, len));
+}
+
 /* The commit of a scratch record: filter, then copy in if it passes. */
 static noinline void event_commit_scratch(struct trace_event_buffer *fbuffer,
 					  unsigned long flags)
@@ -530,8 +542,7 @@ static noinline void event_commit_scratch(struct trace_event_buffer *fbuffer,
 	struct trace_event_file *file = fbuffer->trace_file;
 	unsigned int len = (unsigned int)fbuffer->commit_add;
 
-	if (!(flags & EVENT_FILE_FL_SOFT_DISABLED) &&
-	    (!(flags & EVENT_FILE_FL_FILTERED) || trace_filter_match(file, fbuffer->entry, len)))
+	if (event_kept(fbuffer, file, flags, len))
 		ring_buffer_write(fbuffer->buffer, len, fbuffer->entry);
 	/* Given back once copied, not before. */
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
@@ -627,12 +638,10 @@ void __ustrace_event_buffer_commit(struct trace_event_buffer *fbuffer)
 		tt = trace_triggers_post(file, fbuffer->entry, len);
 		flags = __atomic_load_n(&file->flags, __ATOMIC_RELAXED);
 	}
-	if ((flags & EVENT_FILE_FL_SOFT_DISABLED) || fbuffer->buffer != file->buffer ||
-	    ((flags & EVENT_FILE_FL_FILTERED) &&
-	     !trace_filter_match(file, fbuffer->entry, len)))
-		ring_buffer_discard_commit(fbuffer->buffer, fbuffer->event);
-	else
+	if (event_kept(fbuffer, file, flags, len))
 		ring_buffer_unlock_commit(fbuffer->buffer, fbuffer->event);
+	else
+		ring_buffer_discard_commit(fbuffer->buffer, fbuffer->event);
 	if (tt) {
 		trace_triggers_post_commit(file, tt);
 		/* No tail call: a stack trace starts after this frame. */

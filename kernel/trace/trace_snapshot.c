@@ -267,7 +267,6 @@ void trace_snapshot_cond_read(struct trace_array *tr, void (*fn)(void *cond_data
 			      void *arg)
 {
 	struct trace_snapshot *snap = snap_find(tr);
-
 	struct cond_read cr;
 
 	if (!snap || !snap->cond_data)

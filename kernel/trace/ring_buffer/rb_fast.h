@@ -25,6 +25,15 @@
 # define RB_HAVE_RSEQ 1
 #endif
 
+#ifdef RB_HAVE_RSEQ
+/* The CPU rseq says the thread is on (the kernel updates it on every return to userspace). */
+static __always_inline const u32 *rb_rseq_cpu_id(void)
+{
+	return (const u32 *)((char *)__builtin_thread_pointer() + __rseq_offset +
+			     offsetof(struct rseq, cpu_id));
+}
+#endif
+
 /* Write the headers of a reservation made at @ev with time delta @delta. */
 static __always_inline struct ring_buffer_event *
 rb_fill_event(u32 *ev, u32 evsize, u64 delta, u64 ts, bool ext, bool abs)
@@ -55,8 +64,7 @@ rb_reserve_fast(struct trace_buffer *buffer, unsigned long length,
 		u64 **commit_word, u64 *commit_add)
 {
 #if defined(RB_HAVE_RSEQ) && defined(__x86_64__)
-	const u32 *cpu_id = (const u32 *)((char *)__builtin_thread_pointer() + __rseq_offset +
-					  offsetof(struct rseq, cpu_id));
+	const u32 *cpu_id = rb_rseq_cpu_id();
 	struct rb_cpu_meta *meta;
 	struct rb_tail old, new;
 	u32 evsize, size, off, cpu, slot;

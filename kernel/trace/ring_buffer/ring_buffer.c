@@ -107,8 +107,7 @@ static noinline unsigned int rb_this_cpu_slow(const struct trace_buffer *buffer)
 static __always_inline unsigned int rb_this_cpu(const struct trace_buffer *buffer)
 {
 #ifdef RB_HAVE_RSEQ
-	const u32 *cpu_id = (const u32 *)((char *)__builtin_thread_pointer() + __rseq_offset +
-					  offsetof(struct rseq, cpu_id));
+	const u32 *cpu_id = rb_rseq_cpu_id();
 	u32 cpu = __atomic_load_n(cpu_id, __ATOMIC_RELAXED);
 
 	if (likely(cpu < buffer->nr_cpus))
@@ -127,8 +126,7 @@ static __always_inline unsigned int rb_this_cpu(const struct trace_buffer *buffe
 static __always_inline bool rb_moved(const struct trace_buffer *buffer, unsigned int cpu)
 {
 #ifdef RB_HAVE_RSEQ
-	const u32 *cpu_id = (const u32 *)((char *)__builtin_thread_pointer() + __rseq_offset +
-					  offsetof(struct rseq, cpu_id));
+	const u32 *cpu_id = rb_rseq_cpu_id();
 	u32 now = __atomic_load_n(cpu_id, __ATOMIC_RELAXED);
 
 	return unlikely(now != cpu && now < buffer->nr_cpus);
