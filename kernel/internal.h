@@ -86,6 +86,7 @@ void seq_buf_grow_free(struct seq_buf *s);
  * each is where it is.
  */
 enum ustrace_fork_level {
+	USTRACE_FORK_COLLECTOR,		/* coll.lock, the collector's client */
 	USTRACE_FORK_TRACEFS_FUSE,	/* tfs_ctl_lock */
 	USTRACE_FORK_TRACEFS,		/* tfs_tree_lock, each tfs_inst.lock */
 	USTRACE_FORK_EVENTS,		/* event_mutex */
@@ -168,5 +169,6 @@ struct ustrace_clock_scale {
 	uint64_t	offset;
 };
 void ustrace_clock_local_scale(struct ustrace_clock_scale *scale);
+bool ustrace_clock_local_adopt(const struct ustrace_clock_scale *scale);
 
 #endif /* _USTRACE_KERNEL_INTERNAL_H */

@@ -210,6 +210,15 @@ struct trace_iterator *trace_array_iterator_open(struct trace_array *tr, int con
 int trace_event_notifier_register(void (*fn)(struct trace_event_call *call, int added));
 
 /*
+ * Called after each event a program's object registers
+ * (__ustrace_add_event_call_abi()), in the registering thread, with no
+ * lock of the library held: the collector's client applies the control
+ * writes it remembers to the new event there (kernel/trace/collector/).
+ * One function; a second call replaces it.
+ */
+void trace_event_post_register(void (*fn)(void));
+
+/*
  * trace.c: the saved-cmdlines table: a walk (for texts longer than a
  * trace_seq), the saved_cmdlines ("PID COMM") and saved_tgids
  * ("PID TGID") texts, and its size.

@@ -245,9 +245,18 @@ static int event_layout_fields(struct trace_event_call *call, const unsigned int
  * left) or -ENOMEM.
  * Context: any thread; takes the event mutex.
  */
+static void (*post_register_fn)(void);
+
+void trace_event_post_register(void (*fn)(void))
+{
+	__atomic_store_n(&post_register_fn, fn, __ATOMIC_RELEASE);
+}
+
 int __ustrace_add_event_call_abi(struct trace_event_call *call, unsigned int abi)
 {
 	static bool warned;
+	void (*post)(void);
+	int err;
 
 	if (abi != USTRACE_RB_ABI) {
 		if (!call || !call->event_class || !call->name)
@@ -259,7 +268,11 @@ int __ustrace_add_event_call_abi(struct trace_event_call *call, unsigned int abi
 				call->event_class->system, call->name, abi, USTRACE_RB_ABI);
 		return -EPROTO;
 	}
-	return trace_add_event_call_at(call, NULL);
+	err = trace_add_event_call_at(call, NULL);
+	post = __atomic_load_n(&post_register_fn, __ATOMIC_ACQUIRE);
+	if (!err && post)
+		post();
+	return err;
 }
 
 /**

@@ -15,6 +15,7 @@ struct ustrace_cmd {
 	const char *summary;
 };
 
+int cmd_daemon(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_report(int argc, char **argv);

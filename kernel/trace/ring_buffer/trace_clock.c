@@ -97,16 +97,40 @@ static bool tc_calibrate(void)
 	tc_scale.offset = n2 - (uint64_t)(((unsigned __int128)t2 * tc_scale.mult) >> 32);
 	return true;
 }
+
+static bool tc_tsc_invariant_any(void)
+{
+	return tc_tsc_invariant();
+}
 #else
 static bool tc_calibrate(void)
 {
 	return false;
 }
+
+static bool tc_tsc_invariant_any(void)
+{
+	return false;
+}
 #endif
+
+/* A scale handed in before the first reading (ustrace_clock_local_adopt()). */
+static const struct ustrace_clock_scale *tc_adopt;
 
 static void tc_init(void)
 {
-	int mode = tc_calibrate() ? TC_TSC : TC_MONO;
+	const struct ustrace_clock_scale *given = __atomic_load_n(&tc_adopt, __ATOMIC_ACQUIRE);
+	int mode;
+
+	if (given && given->mode == 1 && tc_tsc_invariant_any()) {
+		tc_scale.mult = given->mult;
+		tc_scale.offset = given->offset;
+		mode = TC_TSC;
+	} else if (given && given->mode == 2) {
+		mode = TC_MONO;
+	} else {
+		mode = tc_calibrate() ? TC_TSC : TC_MONO;
+	}
 
 	/* Pairs with the acquire in tc_local(): mult and offset first. */
 	__atomic_store_n(&tc_scale.mode, mode, __ATOMIC_RELEASE);
@@ -256,4 +280,26 @@ void ustrace_clock_local_scale(struct ustrace_clock_scale *scale)
 	scale->mode = mode == TC_TSC ? 1 : 2;
 	scale->mult = tc_scale.mult;
 	scale->offset = tc_scale.offset;
+}
+
+/**
+ * ustrace_clock_local_adopt - take another process's local clock
+ * @scale: its scale (ustrace_clock_local_scale() there)
+ *
+ * Before the first reading of the local clock in this process, the local
+ * clock becomes @scale's (the TSC is the machine's, so both processes'
+ * clocks are then one), instead of a calibration of its own.  The
+ * collector hands its scale to each program that registers, so that the
+ * events of all programs order on one clock.
+ * Return: true if the local clock is @scale's now.
+ */
+bool ustrace_clock_local_adopt(const struct ustrace_clock_scale *scale)
+{
+	struct ustrace_clock_scale now;
+
+	__atomic_store_n(&tc_adopt, scale, __ATOMIC_RELEASE);
+	ustrace_clock_local_scale(&now);
+	__atomic_store_n(&tc_adopt, NULL, __ATOMIC_RELEASE);
+	return now.mode == scale->mode && (now.mode == 2 || (now.mult == scale->mult &&
+							     now.offset == scale->offset));
 }

@@ -1037,3 +1037,21 @@ void tfs_release(struct tfs_file *file)
 		file->node->fops->release(file);
 	file_free(file);
 }
+
+const struct tfs_backend tfs_local_backend = {
+	.init		= tfs_init,
+	.lookup		= tfs_lookup,
+	.getattr	= tfs_getattr,
+	.readdir	= tfs_readdir,
+	.mkdir		= tfs_mkdir,
+	.rmdir		= tfs_rmdir,
+	.open		= tfs_open,
+	.read		= tfs_read,
+	.write		= tfs_write,
+	.set_writer	= tfs_set_writer,
+	.flush		= tfs_flush,
+	.wants_flush	= tfs_wants_flush,
+	.truncate	= tfs_truncate,
+	.readable	= tfs_readable,
+	.release	= tfs_release,
+};

@@ -135,4 +135,41 @@ int tfs_readable(struct tfs_file *file);
 /* Close. */
 void tfs_release(struct tfs_file *file);
 
+/*
+ * What a FUSE server serves: this tree (tfs_local_backend, the functions
+ * above), or another that answers the same calls with the same meanings
+ * (the collector's tree of many processes, kernel/trace/collector/).
+ * A backend's files are its own type, passed back to it as tfs_file.
+ */
+struct tfs_backend {
+	int	(*init)(void);
+	int	(*lookup)(uint64_t parent, const char *name, struct tfs_stat *st);
+	int	(*getattr)(uint64_t ino, struct tfs_stat *st);
+	int	(*readdir)(uint64_t ino, off_t offset,
+			   int (*fill)(void *ctx, const char *name, const struct tfs_stat *st,
+				       off_t next),
+			   void *ctx);
+	int	(*mkdir)(uint64_t parent, const char *name, struct tfs_stat *st);
+	int	(*rmdir)(uint64_t parent, const char *name);
+	int	(*open)(uint64_t ino, int flags, struct tfs_file **filep);
+	ssize_t	(*read)(struct tfs_file *file, char *buf, size_t size, off_t off);
+	ssize_t	(*write)(struct tfs_file *file, const char *buf, size_t size, off_t off,
+			 unsigned int flags);
+	void	(*set_writer)(pid_t tid);
+	int	(*flush)(struct tfs_file *file);
+	int	(*wants_flush)(const struct tfs_file *file);
+	int	(*truncate)(uint64_t ino);
+	int	(*readable)(struct tfs_file *file);
+	void	(*release)(struct tfs_file *file);
+};
+
+extern const struct tfs_backend tfs_local_backend;
+
+/*
+ * Serve @be's tree at @path (options as ustrace_tracefs_mount()'s), in
+ * this process's one server: ustrace_tracefs_mount() is this with the
+ * local tree.  Return: as ustrace_tracefs_mount(3).
+ */
+int tfs_serve(const char *path, const char *options, const struct tfs_backend *be);
+
 #endif /* _USTRACE_KERNEL_TRACE_TRACEFS_H */

@@ -105,6 +105,12 @@
 #define TFS_STACK_SIZE		(64 * 1024)
 #define TFS_PATH_ENV		"PATH=/usr/sbin:/usr/bin:/sbin:/bin"
 
+/*
+ * The tree the one server of the process serves: the local one, or the
+ * collector's (tfs_serve()).  Set before the server starts, read-only then.
+ */
+static const struct tfs_backend *tfs_be = &tfs_local_backend;
+
 /* ------------------------------------------------------------------
  * Options: USTRACE_TRACEFS_OPTS, the second argument of the mount call
  */
@@ -800,7 +806,7 @@ static void tfs_op_init(void *userdata, struct fuse_conn_info *conn)
 static void tfs_op_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 {
 	struct tfs_stat ts;
-	int err = tfs_lookup(parent, name, &ts);
+	int err = tfs_be->lookup(parent, name, &ts);
 
 	if (err)
 		fuse_reply_err(req, -err);
@@ -812,7 +818,7 @@ static void tfs_op_getattr(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info
 {
 	struct tfs_stat ts;
 	struct stat st;
-	int err = tfs_getattr(ino, &ts);
+	int err = tfs_be->getattr(ino, &ts);
 
 	(void)fi;
 	if (err) {
@@ -837,7 +843,7 @@ static void tfs_op_setattr(fuse_req_t req, fuse_ino_t ino, struct stat *attr,
 	if (to_set & (FUSE_SET_ATTR_MODE | FUSE_SET_ATTR_UID | FUSE_SET_ATTR_GID))
 		err = -EPERM;
 	else if ((to_set & FUSE_SET_ATTR_SIZE) && attr->st_size == 0)
-		err = tfs_truncate(ino);
+		err = tfs_be->truncate(ino);
 	if (err)
 		fuse_reply_err(req, -err);
 	else
@@ -878,7 +884,7 @@ static void tfs_op_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t of
 	int err;
 
 	(void)fi;
-	err = tfs_getattr(ino, &ts);
+	err = tfs_be->getattr(ino, &ts);
 	if (!err && !S_ISDIR(ts.mode))
 		err = -ENOTDIR;
 	if (!err && !(d.buf = malloc(size)))
@@ -889,7 +895,7 @@ static void tfs_op_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t of
 	}
 	if ((off > 0 || !tfs_dir_add(&d, ".", &ts, -1)) &&
 	    (off > 1 || !tfs_dir_add(&d, "..", &ts, 0)))
-		err = tfs_readdir(ino, off > 2 ? off - 2 : 0, tfs_dir_add, &d);
+		err = tfs_be->readdir(ino, off > 2 ? off - 2 : 0, tfs_dir_add, &d);
 	if (err && !d.used)
 		fuse_reply_err(req, -err);
 	else
@@ -900,7 +906,7 @@ static void tfs_op_readdir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t of
 static void tfs_op_mkdir(fuse_req_t req, fuse_ino_t parent, const char *name, mode_t mode)
 {
 	struct tfs_stat ts;
-	int err = tfs_mkdir(parent, name, &ts);
+	int err = tfs_be->mkdir(parent, name, &ts);
 
 	(void)mode;
 	if (err)
@@ -911,7 +917,7 @@ static void tfs_op_mkdir(fuse_req_t req, fuse_ino_t parent, const char *name, mo
 
 static void tfs_op_rmdir(fuse_req_t req, fuse_ino_t parent, const char *name)
 {
-	fuse_reply_err(req, -tfs_rmdir(parent, name));
+	fuse_reply_err(req, -tfs_be->rmdir(parent, name));
 }
 
 /* The kernel's tracefs has no such operations: the VFS says EPERM ... */
@@ -996,7 +1002,7 @@ static void tfs_handle_release(struct tfs_server *srv, struct tfs_handle *h)
 		free(p);
 	}
 	pthread_mutex_unlock(&srv->lock);
-	tfs_release(h->file);
+	tfs_be->release(h->file);
 	free(h);
 }
 
@@ -1004,7 +1010,7 @@ static void tfs_op_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *f
 {
 	struct tfs_server *srv = fuse_req_userdata(req);
 	struct tfs_handle *h = malloc(sizeof(*h));
-	int err = h ? tfs_open(ino, fi->flags, &h->file) : -ENOMEM;
+	int err = h ? tfs_be->open(ino, fi->flags, &h->file) : -ENOMEM;
 
 	if (err) {
 		free(h);
@@ -1018,7 +1024,7 @@ static void tfs_op_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *f
 	fi->direct_io = 1;
 	fi->keep_cache = 0;
 	/* A request less at each close, but where a write may wait for it. */
-	fi->noflush = !tfs_wants_flush(h->file);
+	fi->noflush = !tfs_be->wants_flush(h->file);
 	/* The opener was interrupted and the kernel dropped the reply. */
 	if (fuse_reply_open(req, fi))
 		tfs_handle_release(srv, h);
@@ -1113,7 +1119,7 @@ static void tfs_op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		fuse_reply_err(req, ENOMEM);
 		return;
 	}
-	n = tfs_read(file, buf, size, off);
+	n = tfs_be->read(file, buf, size, off);
 	/* The read's flags are the file's now: F_SETFL O_NONBLOCK counts. */
 	if (n == -EAGAIN && !(fi->flags & O_NONBLOCK)) {
 		tfs_park(fuse_req_userdata(req), req, file, buf, size, off);
@@ -1141,9 +1147,9 @@ static void tfs_op_write(fuse_req_t req, fuse_ino_t ino, const char *buf, size_t
 	ssize_t n;
 
 	/* trace_marker records are the writer's, whose thread FUSE names. */
-	tfs_set_writer(fuse_req_ctx(req)->pid);
-	n = tfs_write(tfs_file_of(fi), buf, size, off, flags);
-	tfs_set_writer(0);
+	tfs_be->set_writer(fuse_req_ctx(req)->pid);
+	n = tfs_be->write(tfs_file_of(fi), buf, size, off, flags);
+	tfs_be->set_writer(0);
 	(void)ino;
 	if (n < 0)
 		fuse_reply_err(req, -n);
@@ -1155,7 +1161,7 @@ static void tfs_op_write(fuse_req_t req, fuse_ino_t ino, const char *buf, size_t
 static void tfs_op_flush(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 {
 	(void)ino;
-	fuse_reply_err(req, -tfs_flush(tfs_file_of(fi)));
+	fuse_reply_err(req, -tfs_be->flush(tfs_file_of(fi)));
 }
 
 /*
@@ -1176,7 +1182,7 @@ static void tfs_op_poll(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *f
 	(void)ino;
 	if ((tfs_handle_of(fi)->flags & O_ACCMODE) != O_RDONLY)
 		revents |= POLLOUT | POLLWRNORM;
-	if (tfs_readable(file))
+	if (tfs_be->readable(file))
 		revents |= POLLIN | POLLRDNORM;
 	if (ph && (revents & POLLIN)) {
 		fuse_pollhandle_destroy(ph);
@@ -1251,8 +1257,8 @@ static void tfs_tick(struct tfs_server *srv)
 
 		if (p->interrupted)
 			n = -EINTR;
-		else if (tfs_readable(p->file))
-			n = tfs_read(p->file, p->buf, p->size, p->off);
+		else if (tfs_be->readable(p->file))
+			n = tfs_be->read(p->file, p->buf, p->size, p->off);
 		if (n == -EAGAIN) {
 			pp = &p->next;
 			continue;
@@ -1263,7 +1269,7 @@ static void tfs_tick(struct tfs_server *srv)
 		free(p);
 	}
 	while ((q = *qq)) {
-		if (!tfs_readable(q->file)) {
+		if (!tfs_be->readable(q->file)) {
 			qq = &q->next;
 			continue;
 		}
@@ -1714,7 +1720,7 @@ static int tfs_server_mount(struct tfs_server *srv)
 	char name[32];
 	int err, i, fd;
 
-	err = tfs_init();
+	err = tfs_be->init();
 	if (!err)
 		err = tfs_claim(srv);
 	if (!err)
@@ -1831,7 +1837,8 @@ static void tfs_reap_ended(void)
 	}
 }
 
-static int tfs_fuse_start(const char *path, const char *options, bool wait)
+static int tfs_fuse_start(const char *path, const char *options, bool wait,
+			  const struct tfs_backend *be)
 {
 	struct tfs_mount_opts o;
 	struct tfs_server *srv;
@@ -1868,6 +1875,7 @@ static int tfs_fuse_start(const char *path, const char *options, bool wait)
 		tfs_server_free(srv);
 		return err;
 	}
+	tfs_be = be;
 	tfs_server = srv;
 	if (wait) {
 		while (srv->state == TFS_STARTING)
@@ -1901,7 +1909,13 @@ static int tfs_fuse_start(const char *path, const char *options, bool wait)
  */
 int ustrace_tracefs_mount(const char *path, const char *options)
 {
-	return tfs_fuse_start(path, options, true);
+	return tfs_fuse_start(path, options, true, &tfs_local_backend);
+}
+
+/* tracefs.h: another tree in this process's one server (the collector's). */
+int tfs_serve(const char *path, const char *options, const struct tfs_backend *be)
+{
+	return tfs_fuse_start(path, options, true, be);
 }
 
 /**
@@ -1995,7 +2009,8 @@ static void tfs_fuse_startup(void)
 	ustrace_fork_register(USTRACE_FORK_TRACEFS_FUSE, &tfs_fuse_fork_ops);
 	if (!path || !*path || ustrace_is_tool())
 		return;
-	err = tfs_fuse_start(path, ustrace_getenv("USTRACE_TRACEFS_OPTS"), false);
+	err = tfs_fuse_start(path, ustrace_getenv("USTRACE_TRACEFS_OPTS"), false,
+			     &tfs_local_backend);
 	if (err)
 		fprintf(stderr, "ustrace: tracefs at %s: %s\n", path, strerror(-err));
 }

@@ -1,0 +1,891 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The program's side of system mode (Documentation/trace/system-mode.rst):
+ * find the collector, register, and answer its calls of the tracefs tree.
+ *
+ * At start (a constructor) a program looks for $USTRACE_RUNDIR/
+ * collector.sock.  Nothing is there: nothing changes (no thread, no
+ * descriptor), unless the directory exists, which says that the user
+ * runs a collector: then one thread waits (inotify, no wakeups) for the
+ * collector to come.  A collector is there: connect, check that it runs
+ * as our user or root (SO_PEERCRED), say hello, take the control writes
+ * it remembers (STATE) until WELCOME; all of it bounded by
+ * COLL_HELLO_WAIT_MS, after which the program goes on untraced and says
+ * so on stderr once.  Then the thread "ustrace-coll" answers the
+ * collector's calls with this process's tracefs tree (tracefs.h) until
+ * the collector goes, and waits for the next one.
+ *
+ * The remembered writes are applied to every event when it registers
+ * (coll_apply_pending(), called after each registration by
+ * trace_event_post_register), so that an event the collector was told
+ * to enable before the program started is on from its first hit, and to
+ * the rest of the tree once after WELCOME.
+ *
+ * Descriptors.  The program may close every descriptor it did not open
+ * (daemons do) and get our numbers back for its own files: before each
+ * use the socket is checked to still be the one we opened (same inode);
+ * when it is not, it is not ours any more: it is never touched again, and
+ * the program runs untraced from then on, with one line on stderr.
+ *
+ * fork(): the child keeps no connection (its copy is closed in the
+ * child's fork handler) and does not register: it writes into the
+ * buffers it shares with its parent, as in embedded mode.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/inotify.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+
+#include <ustrace/collector.h>
+
+#include "../../internal.h"
+#include "../trace_array.h"
+#include "../tracefs/tracefs.h"
+#include "collector.h"
+#include "coll_proto.h"
+
+#define COLL_HELLO_WAIT_MS	200
+#define COLL_MAX_HANDLES	1024
+
+struct coll_state {
+	struct coll_state	*next;
+	uint32_t		kind;
+	uint32_t		flags;
+	char			*path;
+	char			*data;
+	size_t			len;
+};
+
+/* An event this process registered, and whether the state reached it. */
+struct coll_event {
+	struct coll_event	*next;
+	char			*system;
+	char			*name;
+	bool			applied;	/* under coll.lock */
+	bool			gone;		/* atomic */
+};
+
+static struct {
+	pthread_mutex_t		lock;	/* everything below */
+	int			sock;
+	dev_t			sock_dev;
+	ino_t			sock_ino;
+	bool			welcomed;
+	bool			globals_applied;
+	bool			thread_started;
+	bool			lost;	/* the program took our descriptor */
+	pid_t			pid;	/* the process that connected */
+	char			rundir[PATH_MAX];
+	struct coll_state	*state, **state_tail;
+	struct coll_event	*events;
+	struct tfs_file		*handles[COLL_MAX_HANDLES];
+} coll = {
+	.lock = PTHREAD_MUTEX_INITIALIZER,
+	.sock = -1,
+};
+
+/* ------------------------------------------------------------------
+ * The socket
+ */
+
+/* Is coll.sock still the socket we opened?  Under coll.lock. */
+static bool coll_sock_ours(void)
+{
+	struct stat st;
+
+	if (coll.sock < 0 || coll.pid != getpid())
+		return false;
+	if (fstat(coll.sock, &st) || !S_ISSOCK(st.st_mode) ||
+	    st.st_dev != coll.sock_dev || st.st_ino != coll.sock_ino) {
+		if (!coll.lost)
+			fprintf(stderr, "ustrace: the program closed the collector's connection "
+				"(descriptor %d): not traced from now on\n", coll.sock);
+		coll.lost = true;
+		coll.sock = -1;
+		return false;
+	}
+	return true;
+}
+
+/* Drop the connection (the collector went).  Under coll.lock. */
+static void coll_disconnect(void)
+{
+	unsigned int i;
+
+	if (coll_sock_ours())
+		close(coll.sock);
+	coll.sock = -1;
+	coll.welcomed = false;
+	for (i = 0; i < COLL_MAX_HANDLES; i++) {
+		if (coll.handles[i])
+			tfs_release(coll.handles[i]);
+		coll.handles[i] = NULL;
+	}
+}
+
+static int coll_send(const struct coll_msg *m, const void *payload, size_t len)
+{
+	struct iovec iov[2] = {
+		{ .iov_base = (void *)m, .iov_len = sizeof(*m) },
+		{ .iov_base = (void *)payload, .iov_len = len },
+	};
+	struct msghdr mh = { .msg_iov = iov, .msg_iovlen = len ? 2 : 1 };
+
+	if (!coll_sock_ours())
+		return -EBADF;
+	if (sendmsg(coll.sock, &mh, MSG_NOSIGNAL) < 0)
+		return -errno;
+	return 0;
+}
+
+/*
+ * One message, waiting at most @ms (-1: for ever).  Return: its length,
+ * 0 at the collector's end, -ETIMEDOUT, -errno.  @buf holds
+ * sizeof(struct coll_msg) + COLL_MAX_PAYLOAD.
+ */
+static ssize_t coll_recv(char *buf, int ms, bool locked)
+{
+	struct pollfd pfd;
+	ssize_t n;
+	int sock;
+
+	for (;;) {
+		if (!locked)
+			pthread_mutex_lock(&coll.lock);
+		sock = coll_sock_ours() ? coll.sock : -1;
+		if (!locked)
+			pthread_mutex_unlock(&coll.lock);
+		if (sock < 0)
+			return -EBADF;
+		pfd = (struct pollfd){ .fd = sock, .events = POLLIN };
+		n = poll(&pfd, 1, ms);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (!n)
+			return -ETIMEDOUT;
+		if (!locked)
+			pthread_mutex_lock(&coll.lock);
+		n = coll_sock_ours() ? recv(coll.sock, buf, sizeof(struct coll_msg) +
+					    COLL_MAX_PAYLOAD, MSG_DONTWAIT) : -1;
+		if (n < 0)
+			n = coll.sock < 0 ? -EBADF : -errno;
+		if (!locked)
+			pthread_mutex_unlock(&coll.lock);
+		if (n == -EAGAIN || n == -EINTR)
+			continue;
+		if (n > 0 && (size_t)n < sizeof(struct coll_msg))
+			return -EPROTO;
+		if (n > 0 && ((struct coll_msg *)buf)->len != n - sizeof(struct coll_msg))
+			return -EPROTO;
+		return n;
+	}
+}
+
+/* ------------------------------------------------------------------
+ * Remembered control writes
+ */
+
+static void coll_state_add(const struct coll_msg *m, const char *payload)
+{
+	size_t plen = strnlen(payload, m->len);
+	struct coll_state *s;
+
+	if (plen == m->len)
+		return;
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return;
+	s->kind = m->d;
+	s->flags = m->c;
+	s->path = strndup(payload, plen);
+	s->len = m->len - plen - 1;
+	s->data = malloc(s->len + 1);
+	if (!s->path || !s->data) {
+		free(s->path);
+		free(s->data);
+		free(s);
+		return;
+	}
+	memcpy(s->data, payload + plen + 1, s->len);
+	s->data[s->len] = 0;
+	if (!coll.state_tail)
+		coll.state_tail = &coll.state;
+	*coll.state_tail = s;
+	coll.state_tail = &s->next;
+}
+
+static void coll_state_free(void)
+{
+	struct coll_state *s, *next;
+
+	for (s = coll.state; s; s = next) {
+		next = s->next;
+		free(s->path);
+		free(s->data);
+		free(s);
+	}
+	coll.state = NULL;
+	coll.state_tail = &coll.state;
+}
+
+/* The inode of a path from the root, or -errno. */
+static int coll_resolve(const char *path, uint64_t *ino)
+{
+	char name[NAME_MAX + 1];
+	struct tfs_stat st;
+	const char *p = path, *e;
+	int err;
+
+	*ino = TFS_ROOT_INO;
+	while (*p) {
+		e = strchrnul(p, '/');
+		if (e - p > NAME_MAX)
+			return -ENAMETOOLONG;
+		if (e > p) {
+			memcpy(name, p, (size_t)(e - p));
+			name[e - p] = 0;
+			err = tfs_lookup(*ino, name, &st);
+			if (err)
+				return err;
+			*ino = st.ino;
+		}
+		p = *e ? e + 1 : e;
+	}
+	return 0;
+}
+
+static void coll_write_path(const char *path, uint32_t flags, const char *data, size_t len)
+{
+	struct tfs_file *f;
+	uint64_t ino;
+
+	if (coll_resolve(path, &ino) ||
+	    tfs_open(ino, O_WRONLY | (int)(flags & (O_TRUNC | O_APPEND)), &f))
+		return;
+	tfs_write(f, data, len, 0, 0);
+	tfs_release(f);
+}
+
+static void coll_mkdir_path(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	struct tfs_stat st;
+	char parent[PATH_MAX];
+	uint64_t ino;
+
+	if (!slash || (size_t)(slash - path) >= sizeof(parent))
+		return;
+	memcpy(parent, path, (size_t)(slash - path));
+	parent[slash - path] = 0;
+	if (!coll_resolve(parent, &ino))
+		tfs_mkdir(ino, slash + 1, &st);
+}
+
+/*
+ * Where an entry of the tree's instance at @path starts: "instances/X/"
+ * or "".  Return: the rest of the path.
+ */
+static const char *coll_in_instance(const char *path, size_t *prefix)
+{
+	const char *p = path;
+
+	*prefix = 0;
+	if (!strncmp(p, "instances/", 10)) {
+		p = strchr(p + 10, '/');
+		if (!p)
+			return NULL;
+		*prefix = (size_t)(p + 1 - path);
+		return p + 1;
+	}
+	return p;
+}
+
+/*
+ * Does the state entry concern the event @e, and at which path: the
+ * event's own files, its system's (enable, filter), every event's
+ * (events/enable), or set_event.  Return: the path to write, in @out.
+ */
+static bool coll_state_for_event(const struct coll_state *s, const struct coll_event *e,
+				 char *out, size_t size)
+{
+	size_t prefix, sl = strlen(e->system), nl = strlen(e->name);
+	const char *rest = coll_in_instance(s->path, &prefix), *file;
+
+	if (s->kind != COLL_STATE_WRITE || !rest)
+		return false;
+	if (!strcmp(rest, "set_event")) {
+		snprintf(out, size, "%s", s->path);
+		return true;
+	}
+	if (strncmp(rest, "events/", 7))
+		return false;
+	rest += 7;
+	if (!strcmp(rest, "enable")) {
+		file = "enable";
+	} else if (!strncmp(rest, e->system, sl) && rest[sl] == '/') {
+		rest += sl + 1;
+		if (!strchr(rest, '/'))
+			file = rest;	/* the system's enable, filter */
+		else if (!strncmp(rest, e->name, nl) && rest[nl] == '/')
+			file = rest + nl + 1;
+		else
+			return false;
+		if (strchr(file, '/'))
+			return false;
+	} else {
+		return false;
+	}
+	return snprintf(out, size, "%.*sevents/%s/%s/%s", (int)prefix, s->path, e->system,
+			e->name, file) < (int)size;
+}
+
+/* Is the entry one of the tree's, not of an event's? */
+static bool coll_state_global(const struct coll_state *s)
+{
+	size_t prefix;
+	const char *rest = coll_in_instance(s->path, &prefix);
+
+	if (s->kind != COLL_STATE_WRITE)
+		return true;
+	return rest && strncmp(rest, "events/", 7) && strcmp(rest, "set_event");
+}
+
+/* Apply what is due: the tree's entries once, each event's once.  Under coll.lock. */
+static void coll_apply_locked(void)
+{
+	char path[PATH_MAX];
+	struct coll_state *s;
+	struct coll_event *e;
+
+	if (!coll.welcomed || tfs_init())
+		return;
+	if (!coll.globals_applied) {
+		coll.globals_applied = true;
+		for (s = coll.state; s; s = s->next) {
+			if (!coll_state_global(s))
+				continue;
+			if (s->kind == COLL_STATE_MKDIR)
+				coll_mkdir_path(s->path);
+			else if (s->kind == COLL_STATE_WRITE)
+				coll_write_path(s->path, s->flags, s->data, s->len);
+		}
+	}
+	for (e = __atomic_load_n(&coll.events, __ATOMIC_ACQUIRE); e; e = e->next) {
+		if (e->applied || __atomic_load_n(&e->gone, __ATOMIC_RELAXED))
+			continue;
+		e->applied = true;
+		for (s = coll.state; s; s = s->next)
+			if (coll_state_for_event(s, e, path, sizeof(path)))
+				coll_write_path(path, s->flags & ~(uint32_t)O_TRUNC, s->data,
+						s->len);
+	}
+}
+
+/* After an event registered (trace_event_post_register()): not under any lock. */
+static void coll_apply_pending(void)
+{
+	pthread_mutex_lock(&coll.lock);
+	coll_apply_locked();
+	pthread_mutex_unlock(&coll.lock);
+}
+
+/*
+ * The event notifier: with the event mutex held, so only noted here, in
+ * a list that only grows (pushed with a compare-and-swap, never freed:
+ * an event that goes is marked, and one that comes back is a new entry).
+ */
+static void coll_event_notify(struct trace_event_call *call, int added)
+{
+	const char *system = call->event_class ? call->event_class->system : NULL;
+	const char *name = call->name;
+	struct coll_event *e, *head;
+
+	if (!system || !name)
+		return;
+	if (!added) {
+		for (e = __atomic_load_n(&coll.events, __ATOMIC_ACQUIRE); e; e = e->next)
+			if (!strcmp(e->system, system) && !strcmp(e->name, name))
+				__atomic_store_n(&e->gone, true, __ATOMIC_RELAXED);
+		return;
+	}
+	e = calloc(1, sizeof(*e));
+	if (!e)
+		return;
+	e->system = strdup(system);
+	e->name = strdup(name);
+	if (!e->system || !e->name) {
+		free(e->system);
+		free(e->name);
+		free(e);
+		return;
+	}
+	head = __atomic_load_n(&coll.events, __ATOMIC_RELAXED);
+	do
+		e->next = head;
+	while (!__atomic_compare_exchange_n(&coll.events, &head, e, true, __ATOMIC_RELEASE,
+					    __ATOMIC_RELAXED));
+}
+
+/* ------------------------------------------------------------------
+ * The collector's calls
+ */
+
+static int coll_handle_new(struct tfs_file *f)
+{
+	unsigned int i;
+
+	for (i = 0; i < COLL_MAX_HANDLES; i++) {
+		if (!coll.handles[i]) {
+			coll.handles[i] = f;
+			return (int)i;
+		}
+	}
+	return -EMFILE;
+}
+
+static struct tfs_file *coll_handle(uint64_t h)
+{
+	return h < COLL_MAX_HANDLES ? coll.handles[h] : NULL;
+}
+
+static void coll_stat_out(const struct tfs_stat *st, struct coll_stat *out)
+{
+	*out = (struct coll_stat){ .ino = st->ino, .mode = st->mode, .nlink = st->nlink,
+				   .size = st->size };
+}
+
+struct coll_dir_ctx {
+	char	*buf;
+	size_t	len, size;
+};
+
+static int coll_dir_fill(void *ctx, const char *name, const struct tfs_stat *st, off_t next)
+{
+	struct coll_dir_ctx *d = ctx;
+	size_t nl = strlen(name), rec = (sizeof(struct coll_dirent) + nl + 7) & ~(size_t)7;
+	struct coll_dirent de = { .next = next, .namelen = (uint32_t)nl };
+
+	if (d->len + rec > d->size)
+		return 1;
+	coll_stat_out(st, &de.st);
+	memcpy(d->buf + d->len, &de, sizeof(de));
+	memcpy(d->buf + d->len + sizeof(de), name, nl);
+	memset(d->buf + d->len + sizeof(de) + nl, 0, rec - sizeof(de) - nl);
+	d->len += rec;
+	return 0;
+}
+
+/* One call; the reply's payload goes to @out (COLL_MAX_PAYLOAD).  Under coll.lock. */
+static int64_t coll_call(const struct coll_msg *m, const char *payload, char *out,
+			 uint32_t *outlen)
+{
+	struct coll_dir_ctx dir = { .buf = out, .size = COLL_MAX_PAYLOAD };
+	char name[NAME_MAX + 1];
+	struct tfs_stat st;
+	struct tfs_file *f;
+	int64_t ret;
+
+	*outlen = 0;
+	if (m->op == COLL_LOOKUP || m->op == COLL_MKDIR || m->op == COLL_RMDIR) {
+		if (!m->len || m->len > NAME_MAX || memchr(payload, 0, m->len))
+			return -EINVAL;
+		memcpy(name, payload, m->len);
+		name[m->len] = 0;
+	}
+	switch (m->op) {
+	case COLL_LOOKUP:
+	case COLL_GETATTR:
+	case COLL_MKDIR:
+		ret = m->op == COLL_LOOKUP ? tfs_lookup(m->a, name, &st) :
+		      m->op == COLL_MKDIR ? tfs_mkdir(m->a, name, &st) : tfs_getattr(m->a, &st);
+		if (!ret) {
+			coll_stat_out(&st, (struct coll_stat *)out);
+			*outlen = sizeof(struct coll_stat);
+		}
+		return ret;
+	case COLL_RMDIR:
+		return tfs_rmdir(m->a, name);
+	case COLL_READDIR:
+		ret = tfs_readdir(m->a, (off_t)m->b, coll_dir_fill, &dir);
+		*outlen = (uint32_t)dir.len;
+		return ret;
+	case COLL_OPEN:
+		ret = tfs_open(m->a, (int)m->c, &f);
+		if (ret)
+			return ret;
+		ret = coll_handle_new(f);
+		if (ret < 0)
+			tfs_release(f);
+		return ret;
+	case COLL_READ:
+		f = coll_handle(m->a);
+		if (!f)
+			return -EBADF;
+		ret = tfs_read(f, out, m->d < COLL_MAX_PAYLOAD ? m->d : COLL_MAX_PAYLOAD,
+			       (off_t)m->b);
+		if (ret > 0)
+			*outlen = (uint32_t)ret;
+		return ret;
+	case COLL_WRITE:
+		f = coll_handle(m->a);
+		if (!f)
+			return -EBADF;
+		tfs_set_writer((pid_t)m->d);
+		ret = tfs_write(f, payload, m->len, (off_t)m->b, m->c);
+		tfs_set_writer(0);
+		return ret;
+	case COLL_FLUSH:
+		f = coll_handle(m->a);
+		return f ? tfs_flush(f) : -EBADF;
+	case COLL_READABLE:
+		f = coll_handle(m->a);
+		return f ? tfs_readable(f) : -EBADF;
+	case COLL_RELEASE:
+		f = coll_handle(m->a);
+		if (!f)
+			return -EBADF;
+		coll.handles[m->a] = NULL;
+		tfs_release(f);
+		return 0;
+	case COLL_TRUNCATE:
+		return tfs_truncate(m->a);
+	}
+	return -ENOSYS;
+}
+
+/* ------------------------------------------------------------------
+ * Registration and the thread
+ */
+
+static int coll_connect_locked(void)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	struct ucred cred;
+	socklen_t cl = sizeof(cred);
+	struct stat st;
+	int fd, err;
+
+	if (snprintf(sa.sun_path, sizeof(sa.sun_path), "%s/" COLL_SOCK_NAME, coll.rundir) >=
+	    (int)sizeof(sa.sun_path))
+		return -ENAMETOOLONG;
+	if (lstat(sa.sun_path, &st))
+		return -errno;
+	if (!S_ISSOCK(st.st_mode))
+		return -ENOTSOCK;
+	if (st.st_uid != geteuid() && st.st_uid != 0) {
+		fprintf(stderr, "ustrace: %s belongs to uid %u, not to us or root: "
+			"not registering\n", sa.sun_path, (unsigned int)st.st_uid);
+		return -EPERM;
+	}
+	fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (fd < 0)
+		return -errno;
+	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa))) {
+		err = -errno;
+		close(fd);
+		return err;
+	}
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &cl) ||
+	    (cred.uid != geteuid() && cred.uid != 0)) {
+		fprintf(stderr, "ustrace: the collector at %s runs as uid %u, not as us or "
+			"root: not registering\n", coll.rundir, (unsigned int)cred.uid);
+		close(fd);
+		return -EPERM;
+	}
+	if (fstat(fd, &st)) {
+		err = -errno;
+		close(fd);
+		return err;
+	}
+	coll.sock = fd;
+	coll.sock_dev = st.st_dev;
+	coll.sock_ino = st.st_ino;
+	coll.pid = getpid();
+	coll.lost = false;
+	return 0;
+}
+
+static int coll_register_locked(char *buf)
+{
+	struct coll_msg m = { .op = COLL_HELLO, .b = (uint64_t)getpid(), .c = COLL_VERSION };
+	char payload[16 + 1 + PATH_MAX];
+	const struct coll_msg *r = (const struct coll_msg *)buf;
+	struct timespec t0, t;
+	ssize_t n, plen;
+	long left;
+	int err;
+
+	prctl(PR_GET_NAME, payload, 0, 0, 0);
+	payload[16] = 0;
+	plen = (ssize_t)strlen(payload) + 1;
+	n = readlink("/proc/self/exe", payload + plen, PATH_MAX - 1);
+	plen += n > 0 ? n : 0;
+	m.len = (uint32_t)plen;
+	err = coll_send(&m, payload, (size_t)plen);
+	if (err)
+		return err;
+	coll_state_free();
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (;;) {
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		left = COLL_HELLO_WAIT_MS - ((t.tv_sec - t0.tv_sec) * 1000 +
+					     (t.tv_nsec - t0.tv_nsec) / 1000000);
+		if (left <= 0)
+			return -ETIMEDOUT;
+		n = coll_recv(buf, (int)left, true);
+		if (n <= 0)
+			return n ? (int)n : -ECONNRESET;
+		if (r->op == COLL_WELCOME) {
+			/* The collector's clock, unless ours was read already. */
+			if (r->len == sizeof(struct ustrace_clock_scale))
+				ustrace_clock_local_adopt((const void *)(buf + sizeof(*r)));
+			break;
+		}
+		if (r->op == COLL_STATE)
+			coll_state_add(r, buf + sizeof(*r));
+		else if (r->op != COLL_REPLY)
+			return -EPROTO;
+	}
+	coll.welcomed = true;
+	coll.globals_applied = false;
+	for (struct coll_event *e = __atomic_load_n(&coll.events, __ATOMIC_ACQUIRE); e;
+	     e = e->next)
+		e->applied = false;
+	return 0;
+}
+
+/* Connect and register; say why not on stderr when the collector is there but failed us. */
+static int coll_join_locked(char *buf)
+{
+	int err = coll_connect_locked();
+
+	if (err)
+		return err;
+	err = coll_register_locked(buf);
+	if (err) {
+		fprintf(stderr, "ustrace: the collector at %s %s: running untraced\n",
+			coll.rundir, err == -ETIMEDOUT ? "does not answer" : strerror(-err));
+		coll_disconnect();
+	}
+	return err;
+}
+
+/* Serve the collector until it goes. */
+static void coll_serve(char *buf, char *out)
+{
+	const struct coll_msg *m = (const struct coll_msg *)buf;
+	struct coll_msg r;
+	uint32_t outlen;
+	ssize_t n;
+
+	for (;;) {
+		n = coll_recv(buf, -1, false);
+		pthread_mutex_lock(&coll.lock);
+		if (n <= 0) {
+			coll_disconnect();
+			pthread_mutex_unlock(&coll.lock);
+			return;
+		}
+		if (m->op == COLL_STATE) {
+			coll_state_add(m, buf + sizeof(*m));
+		} else if (m->op >= COLL_LOOKUP && m->op < COLL_NR_OPS) {
+			r = (struct coll_msg){ .op = COLL_REPLY, .seq = m->seq };
+			r.ret = coll_call(m, buf + sizeof(*m), out, &outlen);
+			r.len = outlen;
+			coll_send(&r, out, outlen);
+		}
+		pthread_mutex_unlock(&coll.lock);
+	}
+}
+
+/* Wait (without waking) for collector.sock to appear in the run directory. */
+static bool coll_wait_for_collector(void)
+{
+	char ev[sizeof(struct inotify_event) + NAME_MAX + 1];
+	char path[PATH_MAX + sizeof(COLL_SOCK_NAME) + 1];
+	struct stat st;
+	bool found = false;
+	int fd;
+
+	fd = inotify_init1(IN_CLOEXEC);
+	if (fd < 0)
+		return false;
+	if (inotify_add_watch(fd, coll.rundir, IN_CREATE | IN_MOVED_TO | IN_DELETE_SELF) < 0) {
+		close(fd);
+		return false;
+	}
+	snprintf(path, sizeof(path), "%s/" COLL_SOCK_NAME, coll.rundir);
+	while (!found) {
+		if (!lstat(path, &st) && S_ISSOCK(st.st_mode)) {
+			found = true;
+			break;
+		}
+		if (read(fd, ev, sizeof(ev)) <= 0 && errno != EINTR)
+			break;
+		/* A collector binds, then listens: give it a moment to listen. */
+		usleep(20000);
+	}
+	close(fd);
+	return found;
+}
+
+static void *coll_thread(void *arg)
+{
+	char *buf = malloc(sizeof(struct coll_msg) + COLL_MAX_PAYLOAD);
+	char *out = malloc(COLL_MAX_PAYLOAD);
+
+	(void)arg;
+	if (!buf || !out || tfs_init())
+		goto out;
+	for (;;) {
+		coll_apply_pending();
+		if (coll.sock >= 0)
+			coll_serve(buf, out);
+		if (coll.lost || coll.pid != getpid())
+			break;
+		if (!coll_wait_for_collector())
+			break;
+		pthread_mutex_lock(&coll.lock);
+		coll_join_locked(buf);
+		pthread_mutex_unlock(&coll.lock);
+	}
+out:
+	free(buf);
+	free(out);
+	return NULL;
+}
+
+static int coll_start_thread(void)
+{
+	sigset_t all, old;
+	pthread_attr_t attr;
+	pthread_t t;
+	int err;
+
+	sigfillset(&all);
+	pthread_attr_init(&attr);
+	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+	pthread_attr_setstacksize(&attr, 256 * 1024);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	err = pthread_create(&t, &attr, coll_thread, NULL);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	pthread_attr_destroy(&attr);
+	if (!err)
+		pthread_setname_np(t, "ustrace-coll");
+	return -err;
+}
+
+/*
+ * fork(): outermost level (coll.lock nests the tree's locks).  The child
+ * keeps no connection and no thread.
+ */
+static void coll_atfork_prepare(void)
+{
+	pthread_mutex_lock(&coll.lock);
+}
+
+static void coll_atfork_parent(void)
+{
+	pthread_mutex_unlock(&coll.lock);
+}
+
+static void coll_atfork_child(void)
+{
+	struct stat st;
+	unsigned int i;
+
+	if (coll.sock >= 0 && !fstat(coll.sock, &st) && st.st_dev == coll.sock_dev &&
+	    st.st_ino == coll.sock_ino)
+		close(coll.sock);
+	coll.sock = -1;
+	coll.welcomed = false;
+	coll.lost = true;
+	for (i = 0; i < COLL_MAX_HANDLES; i++)
+		coll.handles[i] = NULL;
+	ustrace_fork_reinit_mutex(&coll.lock, PTHREAD_MUTEX_DEFAULT);
+}
+
+static const struct ustrace_fork_ops coll_fork_ops = {
+	.prepare	= coll_atfork_prepare,
+	.parent		= coll_atfork_parent,
+	.child		= coll_atfork_child,
+};
+
+/**
+ * coll_rundir - the collector's run directory
+ * @buf: where it is written (PATH_MAX)
+ *
+ * $USTRACE_RUNDIR; else /run/ustrace for root, $XDG_RUNTIME_DIR/ustrace
+ * for the others.  Return: 0, -ENOENT (no variable says where).
+ */
+int coll_rundir(char *buf, size_t size)
+{
+	const char *dir = ustrace_getenv_path("USTRACE_RUNDIR"), *xdg;
+
+	if (dir && *dir)
+		return snprintf(buf, size, "%s", dir) < (int)size ? 0 : -ENAMETOOLONG;
+	if (ustrace_env_untrusted())
+		return -ENOENT;
+	if (geteuid() == 0)
+		return snprintf(buf, size, "/run/ustrace") < (int)size ? 0 : -ENAMETOOLONG;
+	xdg = secure_getenv("XDG_RUNTIME_DIR");
+	if (!xdg || *xdg != '/')
+		return -ENOENT;
+	return snprintf(buf, size, "%s/ustrace", xdg) < (int)size ? 0 : -ENAMETOOLONG;
+}
+
+/**
+ * ustrace_collector_rundir - where programs look for the collector
+ * @buf:  PATH_MAX bytes
+ *
+ * Return: 0, or -ENOENT when no variable says (not root, no
+ * XDG_RUNTIME_DIR and no USTRACE_RUNDIR).
+ */
+int ustrace_collector_rundir(char *buf, size_t size)
+{
+	return coll_rundir(buf, size);
+}
+
+__attribute__((constructor))
+static void coll_client_startup(void)
+{
+	const char *opt = ustrace_getenv("USTRACE_DAEMON");
+	const char *embedded = ustrace_getenv_path("USTRACE_TRACEFS");
+	struct stat st;
+	char *buf;
+	int err;
+
+	ustrace_fork_register(USTRACE_FORK_COLLECTOR, &coll_fork_ops);
+	if (ustrace_is_tool() || (opt && !strcmp(opt, "0")) || (embedded && *embedded))
+		return;
+	if (coll_rundir(coll.rundir, sizeof(coll.rundir)) || stat(coll.rundir, &st) ||
+	    !S_ISDIR(st.st_mode))
+		return;
+	if (trace_event_notifier_register(coll_event_notify))
+		return;
+	trace_event_post_register(coll_apply_pending);
+	buf = malloc(sizeof(struct coll_msg) + COLL_MAX_PAYLOAD);
+	if (!buf)
+		return;
+	pthread_mutex_lock(&coll.lock);
+	err = coll_join_locked(buf);
+	pthread_mutex_unlock(&coll.lock);
+	free(buf);
+	/* Registered, or the collector may come later: the thread serves, or waits. */
+	(void)err;
+	coll.thread_started = !coll_start_thread();
+}

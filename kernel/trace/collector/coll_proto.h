@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The collector's wire protocol (Documentation/trace/system-mode.rst):
+ * what a traced program and the collector say to each other over the
+ * collector's socket, $USTRACE_RUNDIR/collector.sock, a SOCK_SEQPACKET
+ * socket (one message per send, never split or merged).  Not installed;
+ * both ends are this library, so a version mismatch is refused at hello.
+ *
+ * Every message is a struct coll_msg and @len bytes of payload.
+ *
+ *   program -> collector   HELLO   b: pid, c: protocol version; payload:
+ *                                  the program's name (comm), then NUL,
+ *                                  then its executable's path
+ *   collector -> program   STATE   one remembered control write (below),
+ *                                  any number, then
+ *                          WELCOME registration done
+ *   collector -> program   a call of the tracefs tree (tracefs.h), which
+ *                          the program answers with REPLY, same @seq:
+ *                          @ret the call's return (negative errno), the
+ *                          payload what it returns (a stat, text read,
+ *                          directory entries)
+ *
+ * A remembered control write (STATE): @c the open flags (O_TRUNC,
+ * O_APPEND), @d COLL_STATE_*; payload: the path from the tree's root,
+ * NUL, the data written.  The program keeps them in order and applies
+ * them to events that register later (a dlopen()ed object's, or the
+ * program's own, whose constructors run after the library's).
+ */
+#ifndef _USTRACE_KERNEL_TRACE_COLLECTOR_PROTO_H
+#define _USTRACE_KERNEL_TRACE_COLLECTOR_PROTO_H
+
+#include <stdint.h>
+
+#define COLL_VERSION		1
+#define COLL_SOCK_NAME		"collector.sock"
+#define COLL_TREE_NAME		"tracing"
+/* Largest payload: a read or write is cut to this much per call. */
+#define COLL_MAX_PAYLOAD	(64 * 1024)
+
+enum coll_op {
+	COLL_HELLO = 1,
+	COLL_WELCOME,
+	COLL_STATE,
+	COLL_REPLY,
+	/* The tree's calls: a = ino or file handle, b = offset, c = flags. */
+	COLL_LOOKUP,		/* a parent, payload name -> struct coll_stat */
+	COLL_GETATTR,		/* a ino -> struct coll_stat */
+	COLL_READDIR,		/* a ino, b offset -> entries (struct coll_dirent) */
+	COLL_MKDIR,		/* a parent, payload name -> struct coll_stat */
+	COLL_RMDIR,		/* a parent, payload name */
+	COLL_OPEN,		/* a ino, c flags -> ret handle */
+	COLL_READ,		/* a handle, b offset, d size -> data */
+	COLL_WRITE,		/* a handle, b offset, c flags, d writer tid; data */
+	COLL_FLUSH,		/* a handle */
+	COLL_READABLE,		/* a handle -> ret 0/1 */
+	COLL_RELEASE,		/* a handle */
+	COLL_TRUNCATE,		/* a ino */
+	COLL_NR_OPS
+};
+
+/* STATE kinds: a file's write, an instance made or removed. */
+enum { COLL_STATE_WRITE = 0, COLL_STATE_MKDIR, COLL_STATE_RMDIR };
+
+struct coll_msg {
+	uint32_t	op;
+	uint32_t	seq;
+	int64_t		ret;
+	uint64_t	a;
+	uint64_t	b;
+	uint32_t	c;
+	uint32_t	d;
+	uint32_t	len;
+	uint32_t	__pad;
+};
+
+struct coll_stat {
+	uint64_t	ino;
+	uint32_t	mode;
+	uint32_t	nlink;
+	int64_t		size;
+};
+
+/* A directory entry: this, then @namelen bytes of name (no NUL), padded to 8. */
+struct coll_dirent {
+	struct coll_stat st;
+	int64_t		next;
+	uint32_t	namelen;
+	uint32_t	__pad;
+};
+
+#endif /* _USTRACE_KERNEL_TRACE_COLLECTOR_PROTO_H */

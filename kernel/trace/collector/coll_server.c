@@ -1,0 +1,478 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The collector (Documentation/trace/system-mode.rst): one tracefs for
+ * every traced program of its user.  This file owns the run directory,
+ * the socket programs register on, and the registered processes; the
+ * tree it serves over them is coll_tree.c, mounted at $RUNDIR/tracing by
+ * the library's FUSE server (tfs_serve()).
+ *
+ * The run directory ($USTRACE_RUNDIR, or /run/ustrace for root,
+ * $XDG_RUNTIME_DIR/ustrace for the others) is made 0700 if missing, and
+ * refused if it belongs to someone else or others may write into it.
+ * It holds collector.lock (flock: one collector per directory),
+ * collector.sock (0600) and tracing/.  A program is accepted when its
+ * SO_PEERCRED uid is the collector's.
+ *
+ * Threads: the caller's (ustrace_collector_run()) accepts and registers;
+ * the FUSE server's workers make the calls into the processes
+ * (coll_proc_call()), one call at a time per process.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/eventfd.h>
+#include <sys/file.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+
+#include <ustrace/collector.h>
+#include <ustrace/tracefs.h>
+
+#include "../../internal.h"
+#include "../tracefs/tracefs.h"
+#include "collector.h"
+
+#define COLL_HELLO_READ_MS	500
+#define COLL_BACKLOG		64
+
+struct coll_proc {
+	struct coll_proc	*next;
+	int			refs;		/* under coll_procs_lock */
+	bool			dead;		/* under coll_procs_lock */
+	pthread_mutex_t		call_lock;	/* one call at a time */
+	uint32_t		seq;		/* under call_lock */
+	int			sock;
+	uint64_t		id;
+	pid_t			pid;
+	char			comm[17];
+};
+
+static pthread_mutex_t coll_procs_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct coll_proc *coll_procs, **coll_procs_tail = &coll_procs;
+static uint64_t coll_next_id;
+static int coll_stop_fd = -1;
+static char coll_dir[PATH_MAX];
+
+void coll_log(const char *fmt, ...)
+{
+	char line[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "ustrace daemon: %s\n", line);
+	coll_tree_log(line);
+}
+
+static void coll_proc_unref_locked(struct coll_proc *p)
+{
+	struct coll_proc **pp;
+
+	if (--p->refs)
+		return;
+	for (pp = &coll_procs; *pp; pp = &(*pp)->next) {
+		if (*pp == p) {
+			*pp = p->next;
+			if (coll_procs_tail == &p->next)
+				coll_procs_tail = pp;
+			break;
+		}
+	}
+	close(p->sock);
+	pthread_mutex_destroy(&p->call_lock);
+	free(p);
+}
+
+/* Under coll_procs_lock: the process is gone, or gave up on. */
+static void coll_proc_kill_locked(struct coll_proc *p)
+{
+	if (p->dead)
+		return;
+	__atomic_store_n(&p->dead, true, __ATOMIC_RELAXED);
+	coll_proc_unref_locked(p);	/* the list's reference */
+}
+
+int coll_procs_get(struct coll_proc ***procs)
+{
+	struct coll_proc *p, **v;
+	int nr = 0, i = 0;
+
+	pthread_mutex_lock(&coll_procs_lock);
+	for (p = coll_procs; p; p = p->next)
+		nr += !p->dead;
+	v = nr ? calloc((size_t)nr, sizeof(*v)) : NULL;
+	if (nr && !v) {
+		pthread_mutex_unlock(&coll_procs_lock);
+		return -ENOMEM;
+	}
+	for (p = coll_procs; p; p = p->next) {
+		if (!p->dead) {
+			p->refs++;
+			v[i++] = p;
+		}
+	}
+	pthread_mutex_unlock(&coll_procs_lock);
+	*procs = v;
+	return nr;
+}
+
+void coll_procs_put(struct coll_proc **procs, int nr)
+{
+	int i;
+
+	pthread_mutex_lock(&coll_procs_lock);
+	for (i = 0; i < nr; i++)
+		coll_proc_unref_locked(procs[i]);
+	pthread_mutex_unlock(&coll_procs_lock);
+	free(procs);
+}
+
+pid_t coll_proc_pid(const struct coll_proc *p)
+{
+	return p->pid;
+}
+
+const char *coll_proc_comm(const struct coll_proc *p)
+{
+	return p->comm;
+}
+
+uint64_t coll_proc_id(const struct coll_proc *p)
+{
+	return p->id;
+}
+
+void coll_procs_ref_one(struct coll_proc *p)
+{
+	pthread_mutex_lock(&coll_procs_lock);
+	p->refs++;
+	pthread_mutex_unlock(&coll_procs_lock);
+}
+
+void coll_procs_put_one(struct coll_proc *p)
+{
+	pthread_mutex_lock(&coll_procs_lock);
+	coll_proc_unref_locked(p);
+	pthread_mutex_unlock(&coll_procs_lock);
+}
+
+void coll_proc_list(struct coll_proc *p)
+{
+	pthread_mutex_lock(&coll_procs_lock);
+	*coll_procs_tail = p;
+	coll_procs_tail = &p->next;
+	pthread_mutex_unlock(&coll_procs_lock);
+	coll_log("process %d (%s) registered", (int)p->pid, p->comm);
+}
+
+static int coll_sendmsg(int sock, const struct coll_msg *m, const void *payload)
+{
+	struct iovec iov[2] = {
+		{ .iov_base = (void *)m, .iov_len = sizeof(*m) },
+		{ .iov_base = (void *)payload, .iov_len = m->len },
+	};
+	struct msghdr mh = { .msg_iov = iov, .msg_iovlen = m->len ? 2 : 1 };
+
+	return sendmsg(sock, &mh, MSG_NOSIGNAL | MSG_DONTWAIT) < 0 ? -errno : 0;
+}
+
+static long coll_ms_since(const struct timespec *t0)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (t.tv_sec - t0->tv_sec) * 1000 + (t.tv_nsec - t0->tv_nsec) / 1000000;
+}
+
+static void coll_proc_give_up(struct coll_proc *p, const char *why)
+{
+	pthread_mutex_lock(&coll_procs_lock);
+	if (!p->dead && why)
+		coll_log("process %d (%s) %s: given up on", (int)p->pid, p->comm, why);
+	if (!p->dead)
+		shutdown(p->sock, SHUT_RDWR);
+	coll_proc_kill_locked(p);
+	pthread_mutex_unlock(&coll_procs_lock);
+}
+
+int64_t coll_proc_call(struct coll_proc *p, struct coll_msg *msg, const void *payload,
+		       void *out, size_t size, uint32_t *outlen)
+{
+	char *buf = malloc(sizeof(struct coll_msg) + COLL_MAX_PAYLOAD);
+	const struct coll_msg *r = (const struct coll_msg *)buf;
+	struct pollfd pfd = { .fd = p->sock, .events = POLLIN };
+	struct timespec t0;
+	int64_t ret = -ECONNRESET;
+	ssize_t n;
+	long left;
+
+	*outlen = 0;
+	if (!buf)
+		return -ENOMEM;
+	pthread_mutex_lock(&p->call_lock);
+	if (__atomic_load_n(&p->dead, __ATOMIC_RELAXED))
+		goto out;
+	msg->seq = ++p->seq;
+	if (coll_sendmsg(p->sock, msg, payload)) {
+		coll_proc_give_up(p, NULL);
+		goto out;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (;;) {
+		left = COLL_CALL_WAIT_MS - coll_ms_since(&t0);
+		if (left <= 0 || poll(&pfd, 1, (int)left) == 0) {
+			coll_proc_give_up(p, "did not answer within 2 s");
+			ret = -ETIMEDOUT;
+			goto out;
+		}
+		n = recv(p->sock, buf, sizeof(struct coll_msg) + COLL_MAX_PAYLOAD, MSG_DONTWAIT);
+		if (n < 0 && (errno == EAGAIN || errno == EINTR))
+			continue;
+		/* Gone, or a message that is not what the protocol says. */
+		if (n < (ssize_t)sizeof(*r) || r->len != n - sizeof(*r)) {
+			coll_proc_give_up(p, n > 0 ? "broke the protocol" : NULL);
+			goto out;
+		}
+		if (r->op != COLL_REPLY || r->seq != msg->seq)
+			continue;	/* a late answer to a call given up on */
+		ret = r->ret;
+		*outlen = r->len < size ? r->len : (uint32_t)size;
+		memcpy(out, buf + sizeof(*r), *outlen);
+		break;
+	}
+out:
+	pthread_mutex_unlock(&p->call_lock);
+	free(buf);
+	return ret;
+}
+
+int coll_proc_send(struct coll_proc *p, const struct coll_msg *msg, const void *payload)
+{
+	int err;
+
+	pthread_mutex_lock(&p->call_lock);
+	err = coll_sendmsg(p->sock, msg, payload);
+	pthread_mutex_unlock(&p->call_lock);
+	return err;
+}
+
+void coll_procs_state(const struct coll_msg *msg, const void *payload)
+{
+	struct coll_proc **v;
+	int nr, i;
+
+	nr = coll_procs_get(&v);
+	for (i = 0; i < nr; i++) {
+		pthread_mutex_lock(&v[i]->call_lock);
+		if (coll_sendmsg(v[i]->sock, msg, payload))
+			coll_proc_give_up(v[i], NULL);
+		pthread_mutex_unlock(&v[i]->call_lock);
+	}
+	if (nr > 0)
+		coll_procs_put(v, nr);
+}
+
+/* ------------------------------------------------------------------
+ * Registration
+ */
+
+static void coll_accept_one(int lsock)
+{
+	char buf[sizeof(struct coll_msg) + 16 + 1 + PATH_MAX];
+	const struct coll_msg *m = (const struct coll_msg *)buf;
+	struct pollfd pfd = { .events = POLLIN };
+	struct ucred cred;
+	socklen_t cl = sizeof(cred);
+	struct coll_proc *p;
+	ssize_t n;
+	int sock;
+
+	sock = accept4(lsock, NULL, NULL, SOCK_CLOEXEC);
+	if (sock < 0)
+		return;
+	if (getsockopt(sock, SOL_SOCKET, SO_PEERCRED, &cred, &cl) || cred.uid != geteuid()) {
+		coll_log("refused process %d of uid %u: this collector takes uid %u only",
+			 (int)cred.pid, (unsigned int)cred.uid, (unsigned int)geteuid());
+		close(sock);
+		return;
+	}
+	pfd.fd = sock;
+	if (poll(&pfd, 1, COLL_HELLO_READ_MS) != 1 ||
+	    (n = recv(sock, buf, sizeof(buf), MSG_DONTWAIT)) < (ssize_t)sizeof(*m) ||
+	    m->op != COLL_HELLO || m->len != n - sizeof(*m) || m->c != COLL_VERSION) {
+		coll_log("process %d: no hello of protocol %d: refused", (int)cred.pid,
+			 COLL_VERSION);
+		close(sock);
+		return;
+	}
+	p = calloc(1, sizeof(*p));
+	if (!p) {
+		close(sock);
+		return;
+	}
+	p->sock = sock;
+	p->pid = cred.pid;	/* the kernel's word, not the hello's */
+	p->refs = 1;
+	p->id = ++coll_next_id;
+	pthread_mutex_init(&p->call_lock, NULL);
+	snprintf(p->comm, sizeof(p->comm), "%.*s", (int)strnlen(buf + sizeof(*m), m->len),
+		 buf + sizeof(*m));
+	/*
+	 * The remembered writes go first, then WELCOME, and only then is the
+	 * process listed: a write made meanwhile is sent to it as STATE after
+	 * the ones it has (the tree's lock orders them, coll_tree.c).
+	 */
+	if (coll_tree_welcome(p)) {
+		pthread_mutex_destroy(&p->call_lock);
+		free(p);
+		close(sock);
+	}
+}
+
+/* Make or check the run directory: ours, and nobody else's to write. */
+static int coll_prepare_dir(const char *dir)
+{
+	char tmp[PATH_MAX], *s;
+	struct stat st;
+
+	if (snprintf(tmp, sizeof(tmp), "%s", dir) >= (int)sizeof(tmp))
+		return -ENAMETOOLONG;
+	for (s = tmp + 1; *s; s++) {
+		if (*s != '/')
+			continue;
+		*s = 0;
+		if (mkdir(tmp, 0755) && errno != EEXIST)
+			return -errno;
+		*s = '/';
+	}
+	if (mkdir(dir, 0700) && errno != EEXIST)
+		return -errno;
+	if (lstat(dir, &st))
+		return -errno;
+	if (!S_ISDIR(st.st_mode))
+		return -ENOTDIR;
+	if (st.st_uid != geteuid() || (st.st_mode & 022)) {
+		fprintf(stderr, "ustrace daemon: %s belongs to uid %u with mode %03o: it must be "
+			"ours and not writable by others\n", dir, (unsigned int)st.st_uid,
+			(unsigned int)(st.st_mode & 0777));
+		return -EPERM;
+	}
+	return 0;
+}
+
+/**
+ * ustrace_collector_stop - make ustrace_collector_run() return
+ *
+ * Context: async-signal-safe (a signal handler of the daemon).
+ */
+void ustrace_collector_stop(void)
+{
+	uint64_t one = 1;
+
+	if (coll_stop_fd >= 0 && write(coll_stop_fd, &one, sizeof(one)) < 0)
+		return;
+}
+
+/**
+ * ustrace_collector_run - be the collector until ustrace_collector_stop()
+ * @rundir:  the run directory, NULL for the default (see coll_rundir())
+ * @options: the tracefs mount's options, as ustrace_tracefs_mount()'s
+ * @ready:   called once the tree is mounted and programs may register
+ *
+ * See ustrace-daemon(1).  Return: 0 when stopped, or -errno: -EBUSY
+ * (another collector serves @rundir), -EPERM (@rundir is not ours), or
+ * what ustrace_tracefs_mount(3) returns.
+ */
+int ustrace_collector_run(const char *rundir, const char *options, void (*ready)(void))
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	char path[PATH_MAX + 32];
+	struct pollfd pfd[2];
+	int lock_fd = -1, lsock = -1, err;
+	mode_t um;
+
+	if (rundir && *rundir)
+		err = snprintf(coll_dir, sizeof(coll_dir), "%s", rundir) < (int)sizeof(coll_dir) ?
+		      0 : -ENAMETOOLONG;
+	else
+		err = coll_rundir(coll_dir, sizeof(coll_dir));
+	if (err)
+		return err;
+	err = coll_prepare_dir(coll_dir);
+	if (err)
+		return err;
+	snprintf(path, sizeof(path), "%s/collector.lock", coll_dir);
+	lock_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (lock_fd < 0)
+		return -errno;
+	if (flock(lock_fd, LOCK_EX | LOCK_NB)) {
+		err = errno == EWOULDBLOCK ? -EBUSY : -errno;
+		goto out;
+	}
+	snprintf(path, sizeof(path), "%s/" COLL_TREE_NAME, coll_dir);
+	if (mkdir(path, 0700) && errno != EEXIST) {
+		err = -errno;
+		goto out;
+	}
+	err = tfs_serve(path, options, &coll_tree_backend);
+	if (err)
+		goto out;
+
+	coll_stop_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	lsock = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
+	if (coll_stop_fd < 0 || lsock < 0) {
+		err = -errno;
+		goto out_unmount;
+	}
+	if (snprintf(sa.sun_path, sizeof(sa.sun_path), "%s/" COLL_SOCK_NAME, coll_dir) >=
+	    (int)sizeof(sa.sun_path)) {
+		err = -ENAMETOOLONG;
+		goto out_unmount;
+	}
+	unlink(sa.sun_path);	/* a dead collector's: the lock says none serves */
+	um = umask(077);
+	err = bind(lsock, (struct sockaddr *)&sa, sizeof(sa)) ? -errno : 0;
+	umask(um);
+	if (!err && listen(lsock, COLL_BACKLOG))
+		err = -errno;
+	if (err)
+		goto out_unmount;
+	if (ready)
+		ready();
+
+	pfd[0] = (struct pollfd){ .fd = lsock, .events = POLLIN };
+	pfd[1] = (struct pollfd){ .fd = coll_stop_fd, .events = POLLIN };
+	for (;;) {
+		if (poll(pfd, 2, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			err = -errno;
+			break;
+		}
+		if (pfd[1].revents)
+			break;
+		if (pfd[0].revents & POLLIN)
+			coll_accept_one(lsock);
+	}
+	unlink(sa.sun_path);
+out_unmount:
+	ustrace_tracefs_unmount();
+out:
+	if (lsock >= 0)
+		close(lsock);
+	if (coll_stop_fd >= 0)
+		close(coll_stop_fd);
+	coll_stop_fd = -1;
+	close(lock_fd);
+	return err;
+}

@@ -1,0 +1,1397 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The collector's tree: one tracefs made of the trees of every registered
+ * process and of the collector's own (Documentation/trace/system-mode.rst,
+ * "One tree of many").
+ *
+ * Terminology:
+ *   member   a tree the collector's tree is made of: the collector's own
+ *            (the local tree of this process: every file of a tracefs,
+ *            no program's events) and each registered process's, reached
+ *            by calls over its socket (coll_server.c)
+ *   node     a path of the collector's tree, with an inode number of the
+ *            collector's; a member has its own inode for the same path,
+ *            which each node caches per member
+ *   state    the control writes the collector remembers, in order, and
+ *            hands to every process that registers later
+ *
+ * What each file does:
+ *   lookup, readdir   the union of the members' trees; an event directory
+ *                     stays (remembered) when its processes are gone
+ *   writes            every member that has the file takes the write; it
+ *                     succeeds when all did (else the first error); then
+ *                     it is remembered (but for the files that act rather
+ *                     than set: trace, trace_marker, snapshot, ...), and
+ *                     written into a remembered file no live process has,
+ *                     it is only remembered
+ *   trace             the members' texts, their lines merged by time
+ *   trace_pipe, per_cpu/cpuN/trace_pipe_raw
+ *                     consumed from each member in turn
+ *   set_event, set_event_pid, available_events, error_log
+ *                     the members' lines together, each once
+ *   the others        the first member that has the file (for the files
+ *                     under events/, a process before the collector's own)
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/stat.h>
+
+#include "../../internal.h"
+#include "../tracefs/tracefs.h"
+#include "collector.h"
+
+struct coll_ino_cache {
+	uint64_t	member;		/* coll_proc id; 0 for the collector's own */
+	uint64_t	ino;
+};
+
+struct node {
+	struct node	*next;		/* all nodes, newest first */
+	uint64_t	ino;
+	struct node	*parent;
+	char		*path;		/* from the root, no leading '/' ("" root) */
+	const char	*name;		/* last component */
+	mode_t		mode;
+	unsigned int	nlink;
+	bool		remembered;	/* under events/: listed when no process has it */
+	char		*cache;		/* last text read (a remembered file's) */
+	size_t		cache_len;
+	struct coll_ino_cache *inos;
+	unsigned int	nr_inos;
+};
+
+enum file_kind { F_FIRST, F_MERGE, F_PIPE, F_UNION, F_CONCAT };
+
+struct member_file {
+	struct coll_proc	*proc;	/* NULL: the collector's own tree */
+	uint64_t		handle;	/* the process's */
+	struct tfs_file		*local;	/* the collector's own */
+};
+
+struct cfile {
+	struct node		*node;
+	int			flags;
+	enum file_kind		kind;
+	struct member_file	*m;
+	int			nr;
+	int			next_pipe;	/* F_PIPE: whom to read first */
+	char			*snap;		/* F_MERGE, F_UNION, F_CONCAT, F_FIRST */
+	size_t			snap_len;
+	bool			snapped;
+	bool			wrote;
+	pthread_mutex_t		lock;
+};
+
+struct state {
+	struct state	*next;
+	uint32_t	kind;
+	uint32_t	flags;
+	char		*path;
+	char		*data;
+	size_t		len;
+};
+
+static pthread_mutex_t tree_lock = PTHREAD_MUTEX_INITIALIZER;	/* nodes */
+static pthread_mutex_t state_lock = PTHREAD_MUTEX_INITIALIZER;	/* state, registration */
+static struct node *nodes;
+static uint64_t next_ino = TFS_ROOT_INO;
+static struct state *states;
+static pthread_mutex_t log_lock = PTHREAD_MUTEX_INITIALIZER;	/* coll_lines */
+static char *coll_lines;		/* the collector's error_log lines */
+static size_t coll_lines_len;
+static __thread pid_t writer_tid;
+
+/* ------------------------------------------------------------------
+ * Members
+ */
+
+struct members {
+	struct coll_proc	**procs;
+	int			nr;	/* processes; the collector's own is extra */
+};
+
+static int members_get(struct members *ms)
+{
+	int nr = coll_procs_get(&ms->procs);
+
+	ms->nr = nr > 0 ? nr : 0;
+	if (nr <= 0)
+		ms->procs = NULL;
+	return nr < 0 ? nr : 0;
+}
+
+static void members_put(struct members *ms)
+{
+	if (ms->nr)
+		coll_procs_put(ms->procs, ms->nr);
+	ms->procs = NULL;
+	ms->nr = 0;
+}
+
+/* A call of a member's tree: @p NULL is the collector's own, called directly. */
+static int64_t member_call(struct coll_proc *p, uint32_t op, uint64_t a, uint64_t b, uint32_t c,
+			   uint32_t d, const void *payload, uint32_t len, void *out, size_t size,
+			   uint32_t *outlen)
+{
+	struct coll_msg m = { .op = op, .a = a, .b = b, .c = c, .d = d, .len = len };
+
+	return coll_proc_call(p, &m, payload, out, size, outlen);
+}
+
+static void stat_in(const struct coll_stat *cs, struct tfs_stat *st)
+{
+	*st = (struct tfs_stat){ .ino = cs->ino, .mode = cs->mode, .size = cs->size,
+				 .nlink = cs->nlink };
+}
+
+/* ------------------------------------------------------------------
+ * Nodes
+ */
+
+static struct node *node_by_ino_locked(uint64_t ino)
+{
+	struct node *n;
+
+	for (n = nodes; n; n = n->next)
+		if (n->ino == ino)
+			return n;
+	return NULL;
+}
+
+static struct node *node_child_locked(struct node *parent, const char *name)
+{
+	struct node *n;
+
+	for (n = nodes; n; n = n->next)
+		if (n->parent == parent && !strcmp(n->name, name))
+			return n;
+	return NULL;
+}
+
+static struct node *node_new_locked(struct node *parent, const char *name, mode_t mode,
+				    unsigned int nlink)
+{
+	struct node *n = calloc(1, sizeof(*n));
+	size_t pl = parent ? strlen(parent->path) : 0;
+
+	if (!n)
+		return NULL;
+	n->path = malloc(pl + 1 + strlen(name) + 1);
+	if (!n->path) {
+		free(n);
+		return NULL;
+	}
+	if (!parent)
+		strcpy(n->path, "");
+	else if (pl)
+		sprintf(n->path, "%s/%s", parent->path, name);
+	else
+		strcpy(n->path, name);
+	n->name = parent ? n->path + (pl ? pl + 1 : 0) : n->path;
+	n->parent = parent;
+	n->ino = next_ino++;
+	n->mode = mode;
+	n->nlink = nlink;
+	n->remembered = !strncmp(n->path, "events/", 7) ||
+			(!strncmp(n->path, "instances/", 10) && strstr(n->path, "/events/"));
+	n->next = nodes;
+	nodes = n;
+	return n;
+}
+
+static bool node_ino_cached_locked(struct node *n, uint64_t member, uint64_t *ino)
+{
+	for (unsigned int i = 0; i < n->nr_inos; i++) {
+		if (n->inos[i].member == member) {
+			*ino = n->inos[i].ino;
+			return true;
+		}
+	}
+	return false;
+}
+
+static void node_ino_set_locked(struct node *n, uint64_t member, uint64_t ino)
+{
+	struct coll_ino_cache *v;
+
+	for (unsigned int i = 0; i < n->nr_inos; i++) {
+		if (n->inos[i].member == member) {
+			n->inos[i].ino = ino;
+			return;
+		}
+	}
+	v = realloc(n->inos, (n->nr_inos + 1) * sizeof(*v));
+	if (!v)
+		return;
+	n->inos = v;
+	n->inos[n->nr_inos++] = (struct coll_ino_cache){ .member = member, .ino = ino };
+}
+
+static void node_ino_drop_locked(struct node *n, uint64_t member)
+{
+	for (unsigned int i = 0; i < n->nr_inos; i++) {
+		if (n->inos[i].member == member) {
+			n->inos[i] = n->inos[--n->nr_inos];
+			return;
+		}
+	}
+}
+
+/*
+ * The member's inode of @n (and its stat, when looked up anew).
+ * Return: 0, -ENOENT (the member has no such path), -errno of the call.
+ */
+static int member_ino(struct coll_proc *p, struct node *n, uint64_t *ino, struct tfs_stat *st)
+{
+	uint64_t id = p ? coll_proc_id(p) : 0, pino;
+	struct coll_stat cs;
+	uint32_t outlen;
+	int64_t ret;
+	bool cached;
+
+	if (!n->parent) {
+		*ino = TFS_ROOT_INO;
+		return 0;
+	}
+	pthread_mutex_lock(&tree_lock);
+	cached = node_ino_cached_locked(n, id, ino);
+	pthread_mutex_unlock(&tree_lock);
+	if (cached && !st)
+		return 0;
+	ret = member_ino(p, n->parent, &pino, NULL);
+	if (ret)
+		return (int)ret;
+	if (p) {
+		ret = member_call(p, COLL_LOOKUP, pino, 0, 0, 0, n->name,
+				  (uint32_t)strlen(n->name), &cs, sizeof(cs), &outlen);
+		if (!ret && outlen != sizeof(cs))
+			ret = -EPROTO;
+		if (!ret && st)
+			stat_in(&cs, st);
+		if (!ret)
+			*ino = cs.ino;
+	} else {
+		struct tfs_stat lst;
+
+		ret = tfs_lookup(pino, n->name, &lst);
+		if (!ret) {
+			*ino = lst.ino;
+			if (st)
+				*st = lst;
+		}
+	}
+	pthread_mutex_lock(&tree_lock);
+	if (!ret)
+		node_ino_set_locked(n, id, *ino);
+	else
+		node_ino_drop_locked(n, id);
+	pthread_mutex_unlock(&tree_lock);
+	return (int)ret;
+}
+
+static int tree_init(void)
+{
+	int err;
+
+	pthread_mutex_lock(&tree_lock);
+	if (!nodes && !node_new_locked(NULL, "", S_IFDIR | 0750, 2)) {
+		pthread_mutex_unlock(&tree_lock);
+		return -ENOMEM;
+	}
+	pthread_mutex_unlock(&tree_lock);
+	err = tfs_init();
+	return err;
+}
+
+static void stat_of_node(const struct node *n, struct tfs_stat *st)
+{
+	*st = (struct tfs_stat){ .ino = n->ino, .mode = n->mode, .nlink = n->nlink };
+}
+
+/* Find @name under @parent in any member; the collector's own first, then processes. */
+static int tree_lookup(uint64_t parent, const char *name, struct tfs_stat *st)
+{
+	struct node *pn, *n;
+	struct members ms;
+	struct tfs_stat mst;
+	uint64_t ino;
+	int err = -ENOENT, i;
+
+	if (strlen(name) > NAME_MAX)
+		return -ENAMETOOLONG;
+	pthread_mutex_lock(&tree_lock);
+	pn = node_by_ino_locked(parent);
+	n = pn ? node_child_locked(pn, name) : NULL;
+	if (pn && !n)
+		n = node_new_locked(pn, name, 0, 1);
+	pthread_mutex_unlock(&tree_lock);
+	if (!pn)
+		return -ENOENT;
+	if (!n)
+		return -ENOMEM;
+	if (members_get(&ms))
+		return -ENOMEM;
+	for (i = -1; i < ms.nr && err; i++)
+		err = member_ino(i < 0 ? NULL : ms.procs[i], n, &ino, &mst);
+	members_put(&ms);
+	pthread_mutex_lock(&tree_lock);
+	if (!err) {
+		n->mode = mst.mode;
+		n->nlink = mst.nlink;
+	} else if (n->remembered && n->mode) {
+		err = 0;
+	}
+	if (!err)
+		stat_of_node(n, st);
+	pthread_mutex_unlock(&tree_lock);
+	return err;
+}
+
+static int tree_getattr(uint64_t ino, struct tfs_stat *st)
+{
+	struct node *n;
+
+	pthread_mutex_lock(&tree_lock);
+	n = node_by_ino_locked(ino);
+	if (n && n->mode)
+		stat_of_node(n, st);
+	pthread_mutex_unlock(&tree_lock);
+	return n && n->mode ? 0 : -ENOENT;
+}
+
+/* readdir: the names of every member, each once, in the order first seen. */
+struct dir_names {
+	char		**names;
+	struct tfs_stat	*st;
+	int		nr, max;
+};
+
+static int dir_add_name(struct dir_names *d, const char *name, const struct tfs_stat *st)
+{
+	for (int i = 0; i < d->nr; i++)
+		if (!strcmp(d->names[i], name))
+			return 0;
+	if (d->nr == d->max) {
+		int max = d->max ? 2 * d->max : 64;
+		char **nv = realloc(d->names, (size_t)max * sizeof(*nv));
+		struct tfs_stat *sv;
+
+		if (!nv)
+			return -ENOMEM;
+		d->names = nv;
+		sv = realloc(d->st, (size_t)max * sizeof(*sv));
+		if (!sv)
+			return -ENOMEM;
+		d->st = sv;
+		d->max = max;
+	}
+	d->names[d->nr] = strdup(name);
+	if (!d->names[d->nr])
+		return -ENOMEM;
+	d->st[d->nr++] = *st;
+	return 0;
+}
+
+static int dir_local_fill(void *ctx, const char *name, const struct tfs_stat *st, off_t next)
+{
+	(void)next;
+	return dir_add_name(ctx, name, st) ? 1 : 0;
+}
+
+static int member_readdir(struct coll_proc *p, struct node *n, struct dir_names *d)
+{
+	char *buf;
+	uint64_t ino;
+	uint32_t outlen;
+	int64_t ret;
+	off_t off = 0;
+	int err = member_ino(p, n, &ino, NULL);
+
+	if (err)
+		return err;
+	if (!p)
+		return tfs_readdir(ino, 0, dir_local_fill, d);
+	buf = malloc(COLL_MAX_PAYLOAD);
+	if (!buf)
+		return -ENOMEM;
+	for (;;) {
+		size_t at = 0;
+
+		ret = member_call(p, COLL_READDIR, ino, (uint64_t)off, 0, 0, NULL, 0, buf,
+				  COLL_MAX_PAYLOAD, &outlen);
+		if (ret || !outlen)
+			break;
+		while (at + sizeof(struct coll_dirent) <= outlen) {
+			struct coll_dirent de;
+			char name[NAME_MAX + 1];
+			struct tfs_stat st;
+
+			memcpy(&de, buf + at, sizeof(de));
+			if (de.namelen > NAME_MAX || at + sizeof(de) + de.namelen > outlen)
+				break;
+			memcpy(name, buf + at + sizeof(de), de.namelen);
+			name[de.namelen] = 0;
+			stat_in(&de.st, &st);
+			if (dir_add_name(d, name, &st))
+				break;
+			off = de.next;
+			at += (sizeof(de) + de.namelen + 7) & ~(size_t)7;
+		}
+	}
+	free(buf);
+	return (int)ret;
+}
+
+static int tree_readdir(uint64_t ino, off_t offset,
+			int (*fill)(void *ctx, const char *name, const struct tfs_stat *st,
+				    off_t next),
+			void *ctx)
+{
+	struct dir_names d = { 0 };
+	struct members ms;
+	struct node *n, *c;
+	int err = -ENOENT, i;
+
+	pthread_mutex_lock(&tree_lock);
+	n = node_by_ino_locked(ino);
+	pthread_mutex_unlock(&tree_lock);
+	if (!n)
+		return -ENOENT;
+	if (!S_ISDIR(n->mode))
+		return -ENOTDIR;
+	if (members_get(&ms))
+		return -ENOMEM;
+	for (i = -1; i < ms.nr; i++)
+		if (!member_readdir(i < 0 ? NULL : ms.procs[i], n, &d))
+			err = 0;
+	members_put(&ms);
+	/* The remembered directories no live process has any more. */
+	pthread_mutex_lock(&tree_lock);
+	for (c = nodes; c; c = c->next) {
+		struct tfs_stat st;
+
+		if (c->parent != n || !c->remembered || !c->mode)
+			continue;
+		stat_of_node(c, &st);
+		dir_add_name(&d, c->name, &st);
+		err = 0;
+	}
+	/* Entries carry the collector's inode numbers. */
+	for (i = 0; i < d.nr; i++) {
+		c = node_child_locked(n, d.names[i]);
+		if (!c)
+			c = node_new_locked(n, d.names[i], d.st[i].mode, d.st[i].nlink);
+		if (!c)
+			break;
+		if (!c->mode)
+			c->mode = d.st[i].mode, c->nlink = d.st[i].nlink;
+		d.st[i].ino = c->ino;
+	}
+	pthread_mutex_unlock(&tree_lock);
+	for (i = (int)offset; i < d.nr; i++)
+		if (fill(ctx, d.names[i], &d.st[i], i + 1))
+			break;
+	for (i = 0; i < d.nr; i++)
+		free(d.names[i]);
+	free(d.names);
+	free(d.st);
+	return err;
+}
+
+/* ------------------------------------------------------------------
+ * The state
+ */
+
+static const char *base_name(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s ? s + 1 : path;
+}
+
+/* Files whose writes act rather than set: not remembered. */
+static bool path_acts(const char *path)
+{
+	static const char *const acts[] = {
+		"trace", "trace_pipe", "trace_pipe_raw", "trace_marker", "trace_marker_raw",
+		"snapshot", "snapshot_raw", "free_buffer", "error_log", "stack_trace",
+	};
+	const char *b = base_name(path);
+
+	for (size_t i = 0; i < sizeof(acts) / sizeof(acts[0]); i++)
+		if (!strcmp(b, acts[i]))
+			return true;
+	return !strncmp(path, "per_cpu/", 8) || strstr(path, "/per_cpu/");
+}
+
+/* Files each write of which adds to what the earlier ones set. */
+static bool path_adds(const char *path)
+{
+	static const char *const adds[] = {
+		"set_event", "set_event_pid", "set_event_notrace_pid", "trigger",
+		"synthetic_events", "dynamic_events", "kprobe_events", "uprobe_events",
+	};
+	const char *b = base_name(path);
+
+	for (size_t i = 0; i < sizeof(adds) / sizeof(adds[0]); i++)
+		if (!strcmp(b, adds[i]))
+			return true;
+	return false;
+}
+
+static void state_drop_locked(bool (*match)(const struct state *s, const char *arg),
+			      const char *arg)
+{
+	struct state **pp = &states, *s;
+
+	while ((s = *pp)) {
+		if (match(s, arg)) {
+			*pp = s->next;
+			free(s->path);
+			free(s->data);
+			free(s);
+		} else {
+			pp = &s->next;
+		}
+	}
+}
+
+static bool state_same_path(const struct state *s, const char *path)
+{
+	return s->kind == COLL_STATE_WRITE && !strcmp(s->path, path);
+}
+
+static bool state_in_instance(const struct state *s, const char *inst)
+{
+	size_t l = strlen(inst);
+
+	return !strncmp(s->path, inst, l) && (s->path[l] == '/' || !s->path[l]);
+}
+
+/* Remember a write or a new instance, and hand it to the processes.  Under state_lock. */
+static void state_add_locked(uint32_t kind, int flags, const char *path, const char *data,
+			     size_t len)
+{
+	struct coll_msg m = { .op = COLL_STATE, .c = (uint32_t)flags, .d = kind };
+	struct state *s, **pp;
+	char *payload;
+	size_t pl = strlen(path);
+
+	if (kind == COLL_STATE_RMDIR) {
+		state_drop_locked(state_in_instance, path);
+	} else if (kind == COLL_STATE_WRITE) {
+		if (path_acts(path))
+			return;
+		if (!path_adds(path) || (flags & O_TRUNC))
+			state_drop_locked(state_same_path, path);
+	}
+	if (kind == COLL_STATE_RMDIR || pl + 1 + len > COLL_MAX_PAYLOAD)
+		return;
+	s = calloc(1, sizeof(*s));
+	payload = malloc(pl + 1 + len);
+	if (!s || !payload || !(s->path = strdup(path)) || !(s->data = malloc(len + 1))) {
+		if (s)
+			free(s->path);
+		free(s);
+		free(payload);
+		return;
+	}
+	s->kind = kind;
+	s->flags = (uint32_t)flags;
+	memcpy(s->data, data, len);
+	s->data[len] = 0;
+	s->len = len;
+	for (pp = &states; *pp; pp = &(*pp)->next)
+		;
+	*pp = s;
+	memcpy(payload, path, pl + 1);
+	memcpy(payload + pl + 1, data, len);
+	m.len = (uint32_t)(pl + 1 + len);
+	coll_procs_state(&m, payload);
+	free(payload);
+}
+
+int coll_tree_welcome(struct coll_proc *p)
+{
+	struct ustrace_clock_scale scale;
+	struct coll_msg m;
+	struct state *s;
+	char *payload = malloc(COLL_MAX_PAYLOAD);
+	int err = 0;
+
+	if (!payload)
+		return -ENOMEM;
+	pthread_mutex_lock(&state_lock);
+	for (s = states; s && !err; s = s->next) {
+		size_t pl = strlen(s->path);
+
+		m = (struct coll_msg){ .op = COLL_STATE, .c = s->flags, .d = s->kind,
+				       .len = (uint32_t)(pl + 1 + s->len) };
+		memcpy(payload, s->path, pl + 1);
+		memcpy(payload + pl + 1, s->data, s->len);
+		err = coll_proc_send(p, &m, payload);
+	}
+	/* One clock for every program: ours, if it has not read its own yet. */
+	ustrace_clock_local_scale(&scale);
+	m = (struct coll_msg){ .op = COLL_WELCOME, .len = sizeof(scale) };
+	if (!err)
+		err = coll_proc_send(p, &m, &scale);
+	if (!err)
+		coll_proc_list(p);
+	pthread_mutex_unlock(&state_lock);
+	free(payload);
+	return err;
+}
+
+void coll_tree_log(const char *line)
+{
+	struct timespec ts;
+	char stamp[48];
+	size_t l = strlen(line), sl;
+	char *v;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	sl = (size_t)snprintf(stamp, sizeof(stamp), "[%5lld.%06ld] collector: ",
+			      (long long)ts.tv_sec, ts.tv_nsec / 1000);
+	pthread_mutex_lock(&log_lock);
+	v = realloc(coll_lines, coll_lines_len + sl + l + 2);
+	if (v) {
+		coll_lines = v;
+		memcpy(v + coll_lines_len, stamp, sl);
+		memcpy(v + coll_lines_len + sl, line, l);
+		v[coll_lines_len + sl + l] = '\n';
+		coll_lines_len += sl + l + 1;
+		v[coll_lines_len] = 0;
+	}
+	pthread_mutex_unlock(&log_lock);
+}
+
+/* ------------------------------------------------------------------
+ * Instances
+ */
+
+static int tree_mkdir(uint64_t parent, const char *name, struct tfs_stat *st)
+{
+	struct members ms;
+	struct coll_stat cs;
+	struct node *pn;
+	uint64_t pino;
+	uint32_t outlen;
+	char path[PATH_MAX];
+	int64_t ret;
+	int err, i;
+
+	pthread_mutex_lock(&tree_lock);
+	pn = node_by_ino_locked(parent);
+	if (pn)
+		snprintf(path, sizeof(path), "%s/%s", pn->path, name);
+	pthread_mutex_unlock(&tree_lock);
+	if (!pn)
+		return -ENOENT;
+	/* The collector's own first: it says what the kernel would. */
+	err = member_ino(NULL, pn, &pino, NULL);
+	if (!err) {
+		struct tfs_stat lst;
+
+		err = tfs_mkdir(pino, name, &lst);
+	}
+	if (err)
+		return err;
+	pthread_mutex_lock(&state_lock);
+	if (!members_get(&ms)) {
+		for (i = 0; i < ms.nr; i++)
+			if (!member_ino(ms.procs[i], pn, &pino, NULL))
+				ret = member_call(ms.procs[i], COLL_MKDIR, pino, 0, 0, 0, name,
+						  (uint32_t)strlen(name), &cs, sizeof(cs), &outlen);
+		members_put(&ms);
+	}
+	state_add_locked(COLL_STATE_MKDIR, 0, path, "", 0);
+	pthread_mutex_unlock(&state_lock);
+	(void)ret;
+	return tree_lookup(parent, name, st);
+}
+
+static int tree_rmdir(uint64_t parent, const char *name)
+{
+	struct members ms;
+	struct node *pn, *n;
+	uint64_t pino;
+	uint32_t outlen;
+	char path[PATH_MAX];
+	int err, i;
+
+	pthread_mutex_lock(&tree_lock);
+	pn = node_by_ino_locked(parent);
+	if (pn)
+		snprintf(path, sizeof(path), "%s/%s", pn->path, name);
+	pthread_mutex_unlock(&tree_lock);
+	if (!pn)
+		return -ENOENT;
+	err = member_ino(NULL, pn, &pino, NULL);
+	if (!err)
+		err = tfs_rmdir(pino, name);
+	if (err)
+		return err;
+	pthread_mutex_lock(&state_lock);
+	if (!members_get(&ms)) {
+		for (i = 0; i < ms.nr; i++)
+			if (!member_ino(ms.procs[i], pn, &pino, NULL))
+				member_call(ms.procs[i], COLL_RMDIR, pino, 0, 0, 0, name,
+					    (uint32_t)strlen(name), NULL, 0, &outlen);
+		members_put(&ms);
+	}
+	state_add_locked(COLL_STATE_RMDIR, 0, path, "", 0);
+	pthread_mutex_unlock(&state_lock);
+	/* The instance's nodes are forgotten: a new one of the name is new. */
+	pthread_mutex_lock(&tree_lock);
+	n = node_child_locked(pn, name);
+	if (n)
+		n->mode = 0;
+	for (struct node *c = nodes; c; c = c->next) {
+		size_t l = strlen(path);
+
+		if (!strncmp(c->path, path, l) && (c->path[l] == '/' || !c->path[l])) {
+			c->nr_inos = 0;
+			c->mode = 0;
+			c->remembered = false;
+		}
+	}
+	pthread_mutex_unlock(&tree_lock);
+	return 0;
+}
+
+/* ------------------------------------------------------------------
+ * Files
+ */
+
+static enum file_kind kind_of(const char *path)
+{
+	const char *b = base_name(path);
+
+	if (!strcmp(b, "trace") && !strstr(path, "per_cpu/"))
+		return F_MERGE;
+	if (!strcmp(b, "trace_pipe") || !strcmp(b, "trace_pipe_raw"))
+		return F_PIPE;
+	if (!strcmp(b, "set_event") || !strcmp(b, "set_event_pid") ||
+	    !strcmp(b, "available_events") || !strcmp(b, "set_event_notrace_pid"))
+		return F_UNION;
+	if (!strcmp(b, "error_log"))
+		return F_CONCAT;
+	return F_FIRST;
+}
+
+static void member_close(struct member_file *mf)
+{
+	uint32_t outlen;
+
+	if (mf->proc)
+		member_call(mf->proc, COLL_RELEASE, mf->handle, 0, 0, 0, NULL, 0, NULL, 0,
+			    &outlen);
+	else if (mf->local)
+		tfs_release(mf->local);
+}
+
+static void cfile_free(struct cfile *f)
+{
+	for (int i = 0; i < f->nr; i++)
+		member_close(&f->m[i]);
+	for (int i = 0; i < f->nr; i++)
+		if (f->m[i].proc)
+			coll_procs_put_one(f->m[i].proc);
+	free(f->m);
+	free(f->snap);
+	pthread_mutex_destroy(&f->lock);
+	free(f);
+}
+
+/*
+ * Open @n in every member that has it; a process's files first when the
+ * node is an event's (their text is the event's), the collector's own
+ * last then.  Return: how many opened, or -errno (the first member's
+ * error when none opened).
+ */
+static int tree_open(uint64_t ino, int flags, struct tfs_file **filep)
+{
+	struct members ms;
+	struct cfile *f;
+	struct node *n;
+	int err = -ENOENT, first_err = 0;
+	bool events;
+
+	pthread_mutex_lock(&tree_lock);
+	n = node_by_ino_locked(ino);
+	pthread_mutex_unlock(&tree_lock);
+	if (!n || !n->mode)
+		return -ENOENT;
+	if (S_ISDIR(n->mode))
+		return -EISDIR;
+	f = calloc(1, sizeof(*f));
+	if (!f)
+		return -ENOMEM;
+	pthread_mutex_init(&f->lock, NULL);
+	f->node = n;
+	f->flags = flags;
+	f->kind = kind_of(n->path);
+	events = n->remembered;
+	if (members_get(&ms)) {
+		free(f);
+		return -ENOMEM;
+	}
+	f->m = calloc((size_t)ms.nr + 1, sizeof(*f->m));
+	if (!f->m) {
+		members_put(&ms);
+		free(f);
+		return -ENOMEM;
+	}
+	/*
+	 * The members, in order: for an event's file the processes, and the
+	 * collector's own tree only when none has it and it is the
+	 * collector's (header_page, ftrace/) or only read; for the others
+	 * the collector's own first, then the processes.
+	 */
+	for (int k = 0; k <= ms.nr; k++) {
+		struct coll_proc *p;
+		struct member_file mf = { 0 };
+		uint64_t mino;
+		uint32_t outlen;
+		int64_t ret;
+
+		if (events && k == ms.nr) {
+			const char *rest = strstr(n->path, "events/");
+
+			if (f->nr || (n->cache_len && (flags & O_ACCMODE) == O_RDONLY) ||
+			    ((flags & O_ACCMODE) != O_RDONLY && strncmp(rest, "events/ftrace/", 14) &&
+			     strncmp(rest, "events/header_", 14)))
+				break;
+			p = NULL;
+		} else if (events) {
+			p = ms.procs[k];
+		} else {
+			p = k == 0 ? NULL : ms.procs[k - 1];
+		}
+		ret = member_ino(p, n, &mino, NULL);
+		if (ret == -ENOENT || ret == -ECONNRESET || ret == -ETIMEDOUT)
+			continue;
+		if (!ret && p) {
+			ret = member_call(p, COLL_OPEN, mino, 0, (uint32_t)flags, 0, NULL, 0, NULL,
+					  0, &outlen);
+			mf.handle = (uint64_t)ret;
+		} else if (!ret) {
+			ret = tfs_open(mino, flags, &mf.local);
+		}
+		if (ret == -ECONNRESET || ret == -ETIMEDOUT)
+			continue;
+		if (ret < 0) {
+			if (!first_err)
+				first_err = (int)ret;
+			continue;
+		}
+		mf.proc = p;
+		if (p)
+			coll_procs_ref_one(p);
+		f->m[f->nr++] = mf;
+	}
+	members_put(&ms);
+	if (!f->nr && first_err) {
+		cfile_free(f);
+		return first_err;
+	}
+	if (!f->nr && !n->remembered) {
+		cfile_free(f);
+		return err;
+	}
+	/* Writes must reach every member: one that refused fails the open. */
+	if (first_err && (flags & O_ACCMODE) != O_RDONLY) {
+		cfile_free(f);
+		return first_err;
+	}
+	if ((flags & O_TRUNC) && (flags & O_ACCMODE) != O_RDONLY) {
+		pthread_mutex_lock(&state_lock);
+		state_add_locked(COLL_STATE_WRITE, O_TRUNC, n->path, "", 0);
+		pthread_mutex_unlock(&state_lock);
+	}
+	*filep = (struct tfs_file *)f;
+	return 0;
+}
+
+/* Read all of a member's file (a snapshot text). */
+static int member_slurp(struct member_file *mf, char **out, size_t *len)
+{
+	size_t size = 0;
+	char *buf = NULL, *v;
+	uint32_t outlen;
+	int64_t ret;
+
+	*len = 0;
+	for (;;) {
+		if (size - *len < COLL_MAX_PAYLOAD) {
+			size = size ? 2 * size : 2 * COLL_MAX_PAYLOAD;
+			v = realloc(buf, size);
+			if (!v) {
+				free(buf);
+				return -ENOMEM;
+			}
+			buf = v;
+		}
+		if (mf->proc) {
+			ret = member_call(mf->proc, COLL_READ, mf->handle, *len, 0, COLL_MAX_PAYLOAD,
+					  NULL, 0, buf + *len, COLL_MAX_PAYLOAD, &outlen);
+		} else {
+			ret = tfs_read(mf->local, buf + *len, COLL_MAX_PAYLOAD, (off_t)*len);
+		}
+		if (ret <= 0)
+			break;
+		*len += (size_t)ret;
+	}
+	*out = buf;
+	if (ret == -ECONNRESET || ret == -ETIMEDOUT)
+		return -ENOENT;	/* gone while read: as if it had not the file */
+	return ret < 0 && !*len ? (int)ret : 0;
+}
+
+/* A trace line's time in ns, or -1 for a line that has none (a header, a stack). */
+static int64_t line_time(const char *l, const char *end)
+{
+	const char *p = memchr(l, ']', (size_t)(end - l));
+	int64_t sec = 0, frac = 0;
+	int digits = 0;
+
+	if (!p || *l == '#')
+		return -1;
+	p++;
+	while (p < end && *p == ' ')
+		p++;
+	while (p < end && *p != ' ')	/* the flags */
+		p++;
+	while (p < end && *p == ' ')
+		p++;
+	if (p == end || *p < '0' || *p > '9')
+		return -1;
+	while (p < end && *p >= '0' && *p <= '9')
+		sec = sec * 10 + (*p++ - '0');
+	if (p < end && *p == '.')
+		for (p++; p < end && *p >= '0' && *p <= '9'; p++, digits++)
+			if (digits < 9)
+				frac = frac * 10 + (*p - '0');
+	if (p == end || *p != ':')
+		return -1;
+	for (; digits < 9; digits++)
+		frac *= 10;
+	return sec * 1000000000 + frac;
+}
+
+struct text_cursor {
+	const char	*p, *end;
+	int64_t		t;	/* of the entry at p */
+};
+
+/* The extent of the entry at c->p: its line and the lines without a time after it. */
+static const char *entry_end(const struct text_cursor *c)
+{
+	const char *q = memchr(c->p, '\n', (size_t)(c->end - c->p));
+
+	q = q ? q + 1 : c->end;
+	while (q < c->end) {
+		const char *nl = memchr(q, '\n', (size_t)(c->end - q));
+		const char *e = nl ? nl + 1 : c->end;
+
+		if (*q == '#' || line_time(q, e) >= 0)
+			break;
+		q = e;
+	}
+	return q;
+}
+
+static int append(char **buf, size_t *len, size_t *size, const char *s, size_t n)
+{
+	char *v;
+
+	if (*len + n + 1 > *size) {
+		size_t ns = *size ? *size : 4096;
+
+		while (*len + n + 1 > ns)
+			ns *= 2;
+		v = realloc(*buf, ns);
+		if (!v)
+			return -ENOMEM;
+		*buf = v;
+		*size = ns;
+	}
+	memcpy(*buf + *len, s, n);
+	*len += n;
+	(*buf)[*len] = 0;
+	return 0;
+}
+
+/*
+ * trace: the header of the first text (its entry counts the sums of all),
+ * then every member's entries in time order.
+ */
+static int merge_traces(char **texts, size_t *lens, int nr, char **out, size_t *outlen)
+{
+	struct text_cursor *c = calloc((size_t)nr, sizeof(*c));
+	unsigned long in_buf = 0, written = 0, a, b;
+	size_t size = 0;
+	char *buf = NULL;
+	int i;
+
+	*outlen = 0;
+	if (!c)
+		return -ENOMEM;
+	for (i = 0; i < nr; i++) {
+		const char *s = strstr(texts[i] ? texts[i] : "", "entries-in-buffer/entries-written: ");
+
+		c[i].p = texts[i] ? texts[i] : "";
+		c[i].end = c[i].p + lens[i];
+		if (s && sscanf(s + 35, "%lu/%lu", &a, &b) == 2)
+			in_buf += a, written += b;
+	}
+	/* The header: the first text's lines up to its first entry. */
+	for (i = 0; i < nr; i++) {
+		while (c[i].p < c[i].end && (*c[i].p == '#' || *c[i].p == '\n' ||
+					     line_time(c[i].p, c[i].end) < 0)) {
+			const char *nl = memchr(c[i].p, '\n', (size_t)(c[i].end - c[i].p));
+			const char *e = nl ? nl + 1 : c[i].end;
+			const char *s = strstr(c[i].p, "entries-in-buffer/entries-written: ");
+
+			if (i == 0 && s && s < e) {
+				char line[160];
+				int n = snprintf(line, sizeof(line), "%.*s%lu/%lu", (int)(s + 35 - c[i].p),
+						 c[i].p, in_buf, written);
+				const char *rest = s + 35;
+
+				while (rest < e && (*rest == '/' || (*rest >= '0' && *rest <= '9')))
+					rest++;
+				append(&buf, outlen, &size, line, (size_t)n);
+				append(&buf, outlen, &size, rest, (size_t)(e - rest));
+			} else if (i == 0) {
+				append(&buf, outlen, &size, c[i].p, (size_t)(e - c[i].p));
+			}
+			c[i].p = e;
+		}
+		c[i].t = c[i].p < c[i].end ? line_time(c[i].p, c[i].end) : INT64_MAX;
+	}
+	for (;;) {
+		int best = -1;
+		const char *e;
+
+		for (i = 0; i < nr; i++)
+			if (c[i].p < c[i].end && (best < 0 || c[i].t < c[best].t))
+				best = i;
+		if (best < 0)
+			break;
+		e = entry_end(&c[best]);
+		if (append(&buf, outlen, &size, c[best].p, (size_t)(e - c[best].p)))
+			break;
+		c[best].p = e;
+		c[best].t = e < c[best].end ? line_time(e, c[best].end) : INT64_MAX;
+		if (c[best].t < 0)
+			c[best].t = INT64_MAX - 1;
+	}
+	free(c);
+	*out = buf;
+	return buf || !*outlen ? 0 : -ENOMEM;
+}
+
+/* Lines of every text, each once, in the order first seen. */
+static int union_lines(char **texts, size_t *lens, int nr, bool concat, char **out,
+		       size_t *outlen)
+{
+	size_t size = 0;
+	char *buf = NULL;
+
+	*outlen = 0;
+	for (int i = 0; i < nr; i++) {
+		const char *p = texts[i], *end = p + lens[i];
+
+		while (p && p < end) {
+			const char *nl = memchr(p, '\n', (size_t)(end - p));
+			const char *e = nl ? nl + 1 : end;
+			size_t l = (size_t)(e - p);
+			bool seen = false;
+
+			if (!concat && buf) {
+				for (const char *q = buf; q < buf + *outlen;) {
+					const char *qn = memchr(q, '\n', (size_t)(buf + *outlen - q));
+					const char *qe = qn ? qn + 1 : buf + *outlen;
+
+					if ((size_t)(qe - q) == l && !memcmp(q, p, l)) {
+						seen = true;
+						break;
+					}
+					q = qe;
+				}
+			}
+			if (!seen && append(&buf, outlen, &size, p, l))
+				return -ENOMEM;
+			p = e;
+		}
+	}
+	*out = buf;
+	return 0;
+}
+
+/* Build the snapshot a non-consuming file reads from.  Under f->lock. */
+static int cfile_snap(struct cfile *f)
+{
+	char **texts;
+	size_t *lens;
+	int nr = f->nr, err = 0, i;
+
+	if (f->snapped)
+		return 0;
+	texts = calloc((size_t)nr + 2, sizeof(*texts));
+	lens = calloc((size_t)nr + 2, sizeof(*lens));
+	if (!texts || !lens) {
+		free(texts);
+		free(lens);
+		return -ENOMEM;
+	}
+	for (i = 0; i < nr && !err; i++) {
+		err = member_slurp(&f->m[i], &texts[i], &lens[i]);
+		if (err == -ENOENT)
+			err = 0, lens[i] = 0;
+		else if (!err && f->kind == F_FIRST)
+			break;
+	}
+	if (f->kind == F_FIRST) {
+		/* The first that answered, moved to the front. */
+		if (i < nr) {
+			char *t = texts[i];
+
+			texts[i] = texts[0], texts[0] = t;
+			lens[0] = lens[i];
+			nr = 1;
+		} else {
+			nr = 0;
+		}
+	}
+	if (!err && f->kind == F_CONCAT) {
+		pthread_mutex_lock(&log_lock);
+		if (coll_lines_len && (texts[nr] = malloc(coll_lines_len)))
+			memcpy(texts[nr], coll_lines, lens[nr] = coll_lines_len);
+		pthread_mutex_unlock(&log_lock);
+		nr++;
+	}
+	if (err) {
+		/* nothing */
+	} else if (f->kind == F_MERGE) {
+		err = merge_traces(texts, lens, nr, &f->snap, &f->snap_len);
+	} else if (f->kind == F_UNION || f->kind == F_CONCAT) {
+		err = union_lines(texts, lens, nr, f->kind == F_CONCAT, &f->snap, &f->snap_len);
+	} else if (nr) {
+		f->snap = texts[0];
+		f->snap_len = lens[0];
+		texts[0] = NULL;
+		/* A remembered file keeps its last text for when no process has it. */
+		if (f->node->remembered) {
+			pthread_mutex_lock(&tree_lock);
+			free(f->node->cache);
+			f->node->cache = f->snap_len ? malloc(f->snap_len) : NULL;
+			if (f->node->cache)
+				memcpy(f->node->cache, f->snap, f->snap_len);
+			f->node->cache_len = f->node->cache ? f->snap_len : 0;
+			pthread_mutex_unlock(&tree_lock);
+		}
+	} else {
+		pthread_mutex_lock(&tree_lock);
+		if (f->node->cache_len && (f->snap = malloc(f->node->cache_len))) {
+			memcpy(f->snap, f->node->cache, f->node->cache_len);
+			f->snap_len = f->node->cache_len;
+		}
+		pthread_mutex_unlock(&tree_lock);
+	}
+	for (i = 0; i < f->nr + 2; i++)
+		free(texts[i]);
+	free(texts);
+	free(lens);
+	f->snapped = !err;
+	return err;
+}
+
+static ssize_t tree_read(struct tfs_file *file, char *buf, size_t size, off_t off)
+{
+	struct cfile *f = (struct cfile *)file;
+	ssize_t ret = 0;
+	uint32_t outlen;
+	int err;
+
+	if ((f->flags & O_ACCMODE) == O_WRONLY)
+		return -EBADF;
+	pthread_mutex_lock(&f->lock);
+	if (f->kind == F_PIPE) {
+		/* Each member in turn, starting after the last that gave. */
+		ret = -EAGAIN;
+		for (int k = 0; k < f->nr && ret == -EAGAIN; k++) {
+			int i = (f->next_pipe + k) % f->nr;
+			size_t n = size < COLL_MAX_PAYLOAD ? size : COLL_MAX_PAYLOAD;
+
+			if (f->m[i].proc)
+				ret = member_call(f->m[i].proc, COLL_READ, f->m[i].handle, 0, 0,
+						  (uint32_t)n, NULL, 0, buf, n, &outlen);
+			else
+				ret = tfs_read(f->m[i].local, buf, n, 0);
+			if (ret == 0 || ret == -ECONNRESET || ret == -ETIMEDOUT || ret == -EBADF)
+				ret = -EAGAIN;
+			if (ret > 0)
+				f->next_pipe = (i + 1) % f->nr;
+		}
+		pthread_mutex_unlock(&f->lock);
+		return ret;
+	}
+	err = cfile_snap(f);
+	if (err) {
+		pthread_mutex_unlock(&f->lock);
+		return err;
+	}
+	if ((size_t)off < f->snap_len) {
+		ret = (ssize_t)(f->snap_len - (size_t)off < size ? f->snap_len - (size_t)off : size);
+		memcpy(buf, f->snap + off, (size_t)ret);
+	}
+	pthread_mutex_unlock(&f->lock);
+	return ret;
+}
+
+static ssize_t tree_write(struct tfs_file *file, const char *buf, size_t size, off_t off,
+			  unsigned int flags)
+{
+	struct cfile *f = (struct cfile *)file;
+	ssize_t ret = (ssize_t)size, r;
+	uint32_t outlen;
+	size_t n = size < COLL_MAX_PAYLOAD - 1024 ? size : COLL_MAX_PAYLOAD - 1024;
+
+	if ((f->flags & O_ACCMODE) == O_RDONLY)
+		return -EBADF;
+	if (n < size)
+		flags = 0, size = n, ret = (ssize_t)n;	/* a shorter write; the rest comes next */
+	pthread_mutex_lock(&state_lock);
+	pthread_mutex_lock(&f->lock);
+	/* The collector's own or the first process says what the kernel would. */
+	for (int i = 0; i < f->nr; i++) {
+		if (f->m[i].proc)
+			r = member_call(f->m[i].proc, COLL_WRITE, f->m[i].handle, (uint64_t)off,
+					flags, (uint32_t)writer_tid, buf, (uint32_t)size, NULL, 0,
+					&outlen);
+		else
+			r = (tfs_set_writer(writer_tid), tfs_write(f->m[i].local, buf, size, off,
+								     flags));
+		if (r == -ECONNRESET || r == -ETIMEDOUT)
+			continue;	/* gone, or given up on: not the write's fault */
+		if (r < 0) {
+			ret = r;
+			break;
+		}
+		if (i == 0 || r < ret)
+			ret = r;
+	}
+	if (ret > 0 || (ret == 0 && !size)) {
+		f->wrote = true;
+		if (f->kind == F_FIRST && f->node->remembered && !path_adds(f->node->path) &&
+		    !off) {
+			pthread_mutex_lock(&tree_lock);
+			free(f->node->cache);
+			f->node->cache = malloc((size_t)ret + 1);
+			if (f->node->cache) {
+				memcpy(f->node->cache, buf, (size_t)ret);
+				if (!ret || buf[ret - 1] != '\n')
+					f->node->cache[ret] = '\n', f->node->cache_len = (size_t)ret + 1;
+				else
+					f->node->cache_len = (size_t)ret;
+			}
+			pthread_mutex_unlock(&tree_lock);
+		}
+		state_add_locked(COLL_STATE_WRITE, off ? O_APPEND : f->flags & O_APPEND,
+				 f->node->path, buf, (size_t)ret);
+	}
+	pthread_mutex_unlock(&f->lock);
+	pthread_mutex_unlock(&state_lock);
+	return ret;
+}
+
+static void tree_set_writer(pid_t tid)
+{
+	writer_tid = tid;
+}
+
+static int tree_flush(struct tfs_file *file)
+{
+	struct cfile *f = (struct cfile *)file;
+	uint32_t outlen;
+	int err = 0, r;
+
+	pthread_mutex_lock(&f->lock);
+	for (int i = 0; i < f->nr; i++) {
+		r = f->m[i].proc ? (int)member_call(f->m[i].proc, COLL_FLUSH, f->m[i].handle, 0, 0,
+						    0, NULL, 0, NULL, 0, &outlen)
+				 : tfs_flush(f->m[i].local);
+		if (r < 0 && r != -ECONNRESET && r != -ETIMEDOUT && !err)
+			err = r;
+	}
+	pthread_mutex_unlock(&f->lock);
+	return err;
+}
+
+static int tree_wants_flush(const struct tfs_file *file)
+{
+	const struct cfile *f = (const struct cfile *)file;
+
+	return path_adds(f->node->path);
+}
+
+static int tree_truncate(uint64_t ino)
+{
+	struct tfs_file *file;
+	int err = tree_open(ino, O_WRONLY | O_TRUNC, &file);
+
+	if (err)
+		return err;
+	cfile_free((struct cfile *)file);
+	return 0;
+}
+
+static int tree_readable(struct tfs_file *file)
+{
+	struct cfile *f = (struct cfile *)file;
+	uint32_t outlen;
+	int any = 0;
+
+	if (f->kind != F_PIPE)
+		return 1;
+	pthread_mutex_lock(&f->lock);
+	for (int i = 0; i < f->nr && !any; i++)
+		any = f->m[i].proc ? member_call(f->m[i].proc, COLL_READABLE, f->m[i].handle, 0, 0,
+						 0, NULL, 0, NULL, 0, &outlen) > 0
+				   : tfs_readable(f->m[i].local) > 0;
+	pthread_mutex_unlock(&f->lock);
+	return any;
+}
+
+static void tree_release(struct tfs_file *file)
+{
+	cfile_free((struct cfile *)file);
+}
+
+const struct tfs_backend coll_tree_backend = {
+	.init		= tree_init,
+	.lookup		= tree_lookup,
+	.getattr	= tree_getattr,
+	.readdir	= tree_readdir,
+	.mkdir		= tree_mkdir,
+	.rmdir		= tree_rmdir,
+	.open		= tree_open,
+	.read		= tree_read,
+	.write		= tree_write,
+	.set_writer	= tree_set_writer,
+	.flush		= tree_flush,
+	.wants_flush	= tree_wants_flush,
+	.truncate	= tree_truncate,
+	.readable	= tree_readable,
+	.release	= tree_release,
+};

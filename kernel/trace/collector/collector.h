@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The collector part's own header (Documentation/trace/system-mode.rst):
+ * the client (coll_client.c, in every traced program), the server
+ * (coll_server.c: the socket and the registered processes) and the tree
+ * it serves (coll_tree.c) share it.  Not installed.
+ */
+#ifndef _USTRACE_KERNEL_TRACE_COLLECTOR_H
+#define _USTRACE_KERNEL_TRACE_COLLECTOR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "coll_proto.h"
+
+/* The run directory (coll_client.c): 0 or -ENOENT, -ENAMETOOLONG. */
+int coll_rundir(char *buf, size_t size);
+
+/* ------------------------------------------------------------------
+ * coll_server.c: registered processes and calls into them
+ */
+
+/* How long a call waits for a process's answer before giving up on it. */
+#define COLL_CALL_WAIT_MS	2000
+
+struct coll_proc;
+
+/*
+ * The live processes, in registration order, each with a reference the
+ * caller drops with coll_procs_put().  Return: how many (@procs is NULL
+ * for none), or -ENOMEM.
+ */
+int coll_procs_get(struct coll_proc ***procs);
+void coll_procs_put(struct coll_proc **procs, int nr);
+pid_t coll_proc_pid(const struct coll_proc *p);
+/* A number of the process's registration, never reused (> 0). */
+uint64_t coll_proc_id(const struct coll_proc *p);
+/* Another reference to a listed process, and its drop. */
+void coll_procs_ref_one(struct coll_proc *p);
+void coll_procs_put_one(struct coll_proc *p);
+/* One message without an answer (STATE, WELCOME).  Return: 0 or -errno. */
+int coll_proc_send(struct coll_proc *p, const struct coll_msg *msg, const void *payload);
+/* List a process that registered (after its WELCOME). */
+void coll_proc_list(struct coll_proc *p);
+const char *coll_proc_comm(const struct coll_proc *p);
+
+/*
+ * A call of the process's tree (tracefs.h's, with the process's own inode
+ * numbers and file handles).  @msg's op and arguments are set by the
+ * caller; the reply's payload is copied to @out (at most @size bytes).
+ * Return: the call's result (negative errno), -ETIMEDOUT when the process
+ * did not answer within COLL_CALL_WAIT_MS (it is then named in the
+ * collector's error_log and given up on), -ECONNRESET when it is gone.
+ */
+int64_t coll_proc_call(struct coll_proc *p, struct coll_msg *msg, const void *payload,
+		       void *out, size_t size, uint32_t *outlen);
+
+/* Send a remembered control write to every live process (no answer). */
+void coll_procs_state(const struct coll_msg *msg, const void *payload);
+
+/* A line for the collector's log (stderr of ustrace daemon, and error_log). */
+void coll_log(const char *fmt, ...) __attribute__((__format__(printf, 1, 2)));
+
+/* ------------------------------------------------------------------
+ * coll_tree.c: the tree of all processes
+ */
+
+extern const struct tfs_backend coll_tree_backend;
+
+/*
+ * A process registered: send it the remembered control writes (STATE),
+ * then WELCOME, and list it (coll_proc_list()), with no write in between.
+ * Return: 0 or -errno (the process is then dropped, not listed).
+ */
+int coll_tree_welcome(struct coll_proc *p);
+
+/* The text of the collector's own error_log lines. */
+void coll_tree_log(const char *line);
+
+#endif /* _USTRACE_KERNEL_TRACE_COLLECTOR_H */
