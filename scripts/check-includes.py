@@ -28,6 +28,7 @@ PARTS = [
     ('kernel/trace/ring_buffer/', 'ring buffer'),
     ('kernel/trace/tracefs/', 'tracefs'),
     ('kernel/trace/record/', 'recorder'),
+    ('kernel/trace/collector/', 'collector'),
     ('kernel/trace/', 'engine'),
     ('kernel/', 'core'),
     ('include/', 'public'),
@@ -35,7 +36,7 @@ PARTS = [
     ('samples/', 'samples'),
     ('selftests/', 'tests'),
 ]
-LIBRARY = {'core', 'engine', 'ring buffer', 'tracefs', 'recorder'}
+LIBRARY = {'core', 'engine', 'ring buffer', 'tracefs', 'recorder', 'collector'}
 
 # Not ours: copied from the kernel and libtracefs, built with their own
 # include paths.
@@ -49,7 +50,11 @@ SKIP = ('selftests/conformance/linux-6.1/',
 INTERFACES = {
     'kernel/internal.h': LIBRARY,
     # The engine's control interface, for the readers.
-    'kernel/trace/trace_array.h': {'tracefs', 'recorder', 'tests'},
+    'kernel/trace/trace_array.h': {'tracefs', 'recorder', 'collector', 'tests'},
+    # The tree's interface, for the collector: it serves the tree to
+    # other processes (coll_client.c) and serves a tree of its own with
+    # the FUSE server (tfs_serve(), struct tfs_backend).
+    'kernel/trace/tracefs/tracefs.h': {'collector', 'tests'},
     # The ring buffer's fast-path seam: the inline reserve, for the event
     # probe alone (layout.rst, "The ring buffer's fast-path seam").  What
     # it includes comes with it; trace_events.c calls rb_reserve_fast()

@@ -629,8 +629,7 @@ static int coll_register_locked(char *buf)
 	long left;
 	int err;
 
-	prctl(PR_GET_NAME, payload, 0, 0, 0);
-	payload[16] = 0;
+	snprintf(payload, 16, "%s", program_invocation_short_name);
 	plen = (ssize_t)strlen(payload) + 1;
 	n = readlink("/proc/self/exe", payload + plen, PATH_MAX - 1);
 	plen += n > 0 ? n : 0;
@@ -712,13 +711,18 @@ static void coll_serve(char *buf, char *out)
 	}
 }
 
-/* Wait (without waking) for collector.sock to appear in the run directory. */
-static bool coll_wait_for_collector(void)
+/*
+ * Wait (without waking) for collector.sock in the run directory: one
+ * that is there already, unless @fresh (the one there failed us), or the
+ * next one a collector makes.  Return: false when the directory went.
+ */
+static bool coll_wait_for_collector(bool fresh)
 {
-	char ev[sizeof(struct inotify_event) + NAME_MAX + 1];
+	char ev[sizeof(struct inotify_event) + NAME_MAX + 1] __attribute__((aligned(8)));
 	char path[PATH_MAX + sizeof(COLL_SOCK_NAME) + 1];
 	struct stat st;
 	bool found = false;
+	ssize_t n;
 	int fd;
 
 	fd = inotify_init1(IN_CLOEXEC);
@@ -729,16 +733,25 @@ static bool coll_wait_for_collector(void)
 		return false;
 	}
 	snprintf(path, sizeof(path), "%s/" COLL_SOCK_NAME, coll.rundir);
+	if (!fresh && !lstat(path, &st) && S_ISSOCK(st.st_mode))
+		found = true;
 	while (!found) {
-		if (!lstat(path, &st) && S_ISSOCK(st.st_mode)) {
-			found = true;
+		n = read(fd, ev, sizeof(ev));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
 			break;
+		for (char *p = ev; p < ev + n;) {
+			const struct inotify_event *ie = (const struct inotify_event *)p;
+
+			if (ie->mask & (IN_DELETE_SELF | IN_IGNORED))
+				goto out;
+			if (ie->len && !strcmp(ie->name, COLL_SOCK_NAME))
+				found = true;
+			p += sizeof(*ie) + ie->len;
 		}
-		if (read(fd, ev, sizeof(ev)) <= 0 && errno != EINTR)
-			break;
-		/* A collector binds, then listens: give it a moment to listen. */
-		usleep(20000);
 	}
+out:
 	close(fd);
 	return found;
 }
@@ -747,21 +760,39 @@ static void *coll_thread(void *arg)
 {
 	char *buf = malloc(sizeof(struct coll_msg) + COLL_MAX_PAYLOAD);
 	char *out = malloc(COLL_MAX_PAYLOAD);
+	bool fresh, connected, stop;
+	int err, tries;
 
 	(void)arg;
 	if (!buf || !out || tfs_init())
 		goto out;
+	pthread_mutex_lock(&coll.lock);
+	fresh = coll.sock < 0;	/* the one there at start failed us */
+	pthread_mutex_unlock(&coll.lock);
 	for (;;) {
 		coll_apply_pending();
-		if (coll.sock >= 0)
-			coll_serve(buf, out);
-		if (coll.lost || coll.pid != getpid())
-			break;
-		if (!coll_wait_for_collector())
-			break;
 		pthread_mutex_lock(&coll.lock);
-		coll_join_locked(buf);
+		connected = coll.sock >= 0;
 		pthread_mutex_unlock(&coll.lock);
+		if (connected)
+			coll_serve(buf, out);
+		pthread_mutex_lock(&coll.lock);
+		stop = coll.lost || coll.pid != getpid();
+		pthread_mutex_unlock(&coll.lock);
+		if (stop)
+			break;
+		if (!coll_wait_for_collector(fresh))
+			break;
+		/* A new collector binds, then listens: it may refuse for a moment. */
+		for (tries = 0; tries < 20; tries++) {
+			pthread_mutex_lock(&coll.lock);
+			err = coll_join_locked(buf);
+			pthread_mutex_unlock(&coll.lock);
+			if (err != -ECONNREFUSED)
+				break;
+			usleep(25000);
+		}
+		fresh = true;
 	}
 out:
 	free(buf);
@@ -882,6 +913,7 @@ static void coll_client_startup(void)
 	if (!buf)
 		return;
 	pthread_mutex_lock(&coll.lock);
+	coll.pid = getpid();
 	err = coll_join_locked(buf);
 	pthread_mutex_unlock(&coll.lock);
 	free(buf);

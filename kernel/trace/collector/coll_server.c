@@ -62,7 +62,7 @@ static uint64_t coll_next_id;
 static int coll_stop_fd = -1;
 static char coll_dir[PATH_MAX];
 
-void coll_log(const char *fmt, ...)
+void coll_log(bool error, const char *fmt, ...)
 {
 	char line[512];
 	va_list ap;
@@ -71,7 +71,8 @@ void coll_log(const char *fmt, ...)
 	vsnprintf(line, sizeof(line), fmt, ap);
 	va_end(ap);
 	fprintf(stderr, "ustrace daemon: %s\n", line);
-	coll_tree_log(line);
+	if (error)
+		coll_tree_log(line);
 }
 
 static void coll_proc_unref_locked(struct coll_proc *p)
@@ -172,7 +173,7 @@ void coll_proc_list(struct coll_proc *p)
 	*coll_procs_tail = p;
 	coll_procs_tail = &p->next;
 	pthread_mutex_unlock(&coll_procs_lock);
-	coll_log("process %d (%s) registered", (int)p->pid, p->comm);
+	coll_log(false, "process %d (%s) registered", (int)p->pid, p->comm);
 }
 
 static int coll_sendmsg(int sock, const struct coll_msg *m, const void *payload)
@@ -198,7 +199,7 @@ static void coll_proc_give_up(struct coll_proc *p, const char *why)
 {
 	pthread_mutex_lock(&coll_procs_lock);
 	if (!p->dead && why)
-		coll_log("process %d (%s) %s: given up on", (int)p->pid, p->comm, why);
+		coll_log(true, "process %d (%s) %s: given up on", (int)p->pid, p->comm, why);
 	if (!p->dead)
 		shutdown(p->sock, SHUT_RDWR);
 	coll_proc_kill_locked(p);
@@ -301,7 +302,7 @@ static void coll_accept_one(int lsock)
 	if (sock < 0)
 		return;
 	if (getsockopt(sock, SOL_SOCKET, SO_PEERCRED, &cred, &cl) || cred.uid != geteuid()) {
-		coll_log("refused process %d of uid %u: this collector takes uid %u only",
+		coll_log(true, "refused process %d of uid %u: this collector takes uid %u only",
 			 (int)cred.pid, (unsigned int)cred.uid, (unsigned int)geteuid());
 		close(sock);
 		return;
@@ -310,7 +311,7 @@ static void coll_accept_one(int lsock)
 	if (poll(&pfd, 1, COLL_HELLO_READ_MS) != 1 ||
 	    (n = recv(sock, buf, sizeof(buf), MSG_DONTWAIT)) < (ssize_t)sizeof(*m) ||
 	    m->op != COLL_HELLO || m->len != n - sizeof(*m) || m->c != COLL_VERSION) {
-		coll_log("process %d: no hello of protocol %d: refused", (int)cred.pid,
+		coll_log(true, "process %d: no hello of protocol %d: refused", (int)cred.pid,
 			 COLL_VERSION);
 		close(sock);
 		return;
@@ -336,7 +337,11 @@ static void coll_accept_one(int lsock)
 		pthread_mutex_destroy(&p->call_lock);
 		free(p);
 		close(sock);
+		return;
 	}
+	coll_procs_ref_one(p);
+	coll_tree_learn(p);
+	coll_procs_put_one(p);
 }
 
 /* Make or check the run directory: ours, and nobody else's to write. */

@@ -347,12 +347,15 @@ static int tree_lookup(uint64_t parent, const char *name, struct tfs_stat *st)
 		n->nlink = mst.nlink;
 	} else if (n->remembered && n->mode) {
 		err = 0;
+	} else if (err == -ECONNRESET || err == -ETIMEDOUT) {
+		err = -ENOENT;	/* its process went, or was given up on */
 	}
 	if (!err)
 		stat_of_node(n, st);
 	pthread_mutex_unlock(&tree_lock);
 	return err;
 }
+
 
 static int tree_getattr(uint64_t ino, struct tfs_stat *st)
 {
@@ -505,6 +508,54 @@ static int tree_readdir(uint64_t ino, off_t offset,
 	return err;
 }
 
+/*
+ * Remember a process's events: every node under its events/ (systems,
+ * events, their files), so that they stay listed after it.  Called after
+ * it registered, without locks.
+ */
+static void learn_dir(struct coll_proc *p, struct node *n, int depth)
+{
+	struct dir_names d = { 0 };
+	struct node *c;
+	int i;
+
+	if (member_readdir(p, n, &d))
+		goto out;
+	for (i = 0; i < d.nr; i++) {
+		pthread_mutex_lock(&tree_lock);
+		c = node_child_locked(n, d.names[i]);
+		if (!c)
+			c = node_new_locked(n, d.names[i], d.st[i].mode, d.st[i].nlink);
+		else if (!c->mode)
+			c->mode = d.st[i].mode, c->nlink = d.st[i].nlink;
+		if (c)
+			node_ino_set_locked(c, coll_proc_id(p), d.st[i].ino);
+		pthread_mutex_unlock(&tree_lock);
+		if (c && S_ISDIR(d.st[i].mode) && depth < 2)
+			learn_dir(p, c, depth + 1);
+	}
+out:
+	for (i = 0; i < d.nr; i++)
+		free(d.names[i]);
+	free(d.names);
+	free(d.st);
+}
+
+void coll_tree_learn(struct coll_proc *p)
+{
+	struct tfs_stat st;
+	struct node *root, *ev;
+
+	if (tree_lookup(TFS_ROOT_INO, "events", &st))
+		return;
+	pthread_mutex_lock(&tree_lock);
+	root = node_by_ino_locked(TFS_ROOT_INO);
+	ev = root ? node_child_locked(root, "events") : NULL;
+	pthread_mutex_unlock(&tree_lock);
+	if (ev)
+		learn_dir(p, ev, 0);
+}
+
 /* ------------------------------------------------------------------
  * The state
  */
@@ -616,6 +667,82 @@ static void state_add_locked(uint32_t kind, int flags, const char *path, const c
 	m.len = (uint32_t)(pl + 1 + len);
 	coll_procs_state(&m, payload);
 	free(payload);
+}
+
+/* Does a set_event word ("sys:event", "sys:*", "event", "*:*") name sys/event? */
+static bool word_names(const char *w, size_t wl, const char *sys, const char *ev)
+{
+	const char *colon = memchr(w, ':', wl);
+	size_t sl = colon ? (size_t)(colon - w) : 0;
+	const char *e = colon ? colon + 1 : w;
+	size_t el = wl - (size_t)(e - w);
+
+	if (colon && !(sl == 1 && *w == '*') && (sl != strlen(sys) || memcmp(w, sys, sl)))
+		return false;
+	return (el == 1 && *e == '*') || (el == strlen(ev) && !memcmp(e, ev, el));
+}
+
+/*
+ * The enable of a remembered event no process has: what the remembered
+ * writes made it, in order (events/enable, the system's, the event's,
+ * set_event).  Under state_lock.  Return: '0' or '1'.
+ */
+static char state_enable_locked(const char *path)
+{
+	char prefix[PATH_MAX], sys[NAME_MAX + 1], ev[NAME_MAX + 1];
+	const char *rest = strstr(path, "events/");
+	char on = '0';
+	size_t pl;
+
+	if (!rest)
+		return on;
+	if (sscanf(rest, "events/%255[^/]/%255[^/]/enable", sys, ev) != 2) {
+		/* events/enable, a system's enable: what was last written to it */
+		for (const struct state *st = states; st; st = st->next)
+			if (st->kind == COLL_STATE_WRITE && !strcmp(st->path, path) && st->len)
+				on = st->data[0] == '1' ? '1' : '0';
+		return on;
+	}
+	pl = (size_t)(rest - path);
+	memcpy(prefix, path, pl);
+	prefix[pl] = 0;
+	for (const struct state *st = states; st; st = st->next) {
+		const char *p = st->path, *r;
+
+		if (st->kind != COLL_STATE_WRITE || strncmp(p, prefix, pl))
+			continue;
+		r = p + pl;
+		if (!strcmp(r, "set_event")) {
+			const char *w = st->data, *end = st->data + st->len;
+
+			if (st->flags & O_TRUNC)
+				on = '0';
+			while (w < end) {
+				size_t wl;
+				bool neg;
+
+				while (w < end && (*w == ' ' || *w == '\n' || *w == '\t'))
+					w++;
+				wl = strcspn(w, " \n\t");
+				if (!wl)
+					break;
+				neg = *w == '!';
+				if (word_names(w + neg, wl - neg, sys, ev))
+					on = neg ? '0' : '1';
+				w += wl;
+			}
+			continue;
+		}
+		if (strncmp(r, "events/", 7) || !st->len)
+			continue;
+		r += 7;
+		if (!strcmp(r, "enable") ||
+		    (!strncmp(r, sys, strlen(sys)) && (!strcmp(r + strlen(sys), "/enable") ||
+		     (r[strlen(sys)] == '/' && !strncmp(r + strlen(sys) + 1, ev, strlen(ev)) &&
+		      !strcmp(r + strlen(sys) + 1 + strlen(ev), "/enable")))))
+			on = st->data[0] == '1' ? '1' : '0';
+	}
+	return on;
 }
 
 int coll_tree_welcome(struct coll_proc *p)
@@ -1201,10 +1328,26 @@ static int cfile_snap(struct cfile *f)
 			pthread_mutex_unlock(&tree_lock);
 		}
 	} else {
+		/* No process has it: what the state makes it, was last seen, or its default. */
+		const char *b = base_name(f->node->path);
+		char on[3] = "0\n";
+		const char *def = !strcmp(b, "enable") ? on : !strcmp(b, "filter") ? "none\n" : "";
+
+		if (def == on) {
+			pthread_mutex_lock(&state_lock);
+			on[0] = state_enable_locked(f->node->path);
+			pthread_mutex_unlock(&state_lock);
+			if ((f->snap = strdup(on)))
+				f->snap_len = 2;
+		}
 		pthread_mutex_lock(&tree_lock);
-		if (f->node->cache_len && (f->snap = malloc(f->node->cache_len))) {
+		if (f->snap) {
+			/* the state's */
+		} else if (f->node->cache_len && (f->snap = malloc(f->node->cache_len))) {
 			memcpy(f->snap, f->node->cache, f->node->cache_len);
 			f->snap_len = f->node->cache_len;
+		} else if (*def && (f->snap = strdup(def))) {
+			f->snap_len = strlen(def);
 		}
 		pthread_mutex_unlock(&tree_lock);
 	}

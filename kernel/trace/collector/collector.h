@@ -60,8 +60,8 @@ int64_t coll_proc_call(struct coll_proc *p, struct coll_msg *msg, const void *pa
 /* Send a remembered control write to every live process (no answer). */
 void coll_procs_state(const struct coll_msg *msg, const void *payload);
 
-/* A line for the collector's log (stderr of ustrace daemon, and error_log). */
-void coll_log(const char *fmt, ...) __attribute__((__format__(printf, 1, 2)));
+/* A line on the collector's stderr; an @error goes into its error_log too. */
+void coll_log(bool error, const char *fmt, ...) __attribute__((__format__(printf, 2, 3)));
 
 /* ------------------------------------------------------------------
  * coll_tree.c: the tree of all processes
@@ -75,6 +75,9 @@ extern const struct tfs_backend coll_tree_backend;
  * Return: 0 or -errno (the process is then dropped, not listed).
  */
 int coll_tree_welcome(struct coll_proc *p);
+
+/* Remember the event directories of a process that registered (no lock held). */
+void coll_tree_learn(struct coll_proc *p);
 
 /* The text of the collector's own error_log lines. */
 void coll_tree_log(const char *line);

@@ -3,8 +3,9 @@
  * The tracefs tree without a kernel: directories and files with the
  * kernel's names, texts and errors, addressed by inode number.  The FUSE
  * server (tracefs_fuse.c, beside this file) translates FUSE requests into these
- * calls and nothing else, so that a later daemon can make the same calls
- * across a process boundary.  Not installed.
+ * calls and nothing else, and the collector's client makes the same calls
+ * for the collector in another process (kernel/trace/collector/).  Not
+ * installed.
  *
  * Inode numbers are stable for the life of a node and never reused while
  * the tree exists (1 is the root).  A removed node's number gives -ENOENT

@@ -5,8 +5,9 @@
  *
  * The tree (names, texts, errors) is tracefs.c, beside this file.  This file
  * turns FUSE requests into its tfs_*() calls (tracefs.h) and
- * reaches nothing else of the engine, so that a daemon can later make the
- * same calls across a process boundary.
+ * reaches nothing else of the engine; it serves a struct tfs_backend, the
+ * local tree's calls or the collector's tree of many processes
+ * (kernel/trace/collector/coll_tree.c, tfs_serve()).
  *
  * Threads.  Everything runs in threads of our own, created with every
  * signal blocked so that the program's signals keep going to the
@@ -1869,13 +1870,13 @@ static int tfs_fuse_start(const char *path, const char *options, bool wait,
 		tfs_server_free(srv);
 		return -EBUSY;
 	}
+	tfs_be = be;	/* before the server thread reads it */
 	err = tfs_thread_create(&srv->thread, tfs_server_main, srv, "ustrace-tracefs");
 	if (err) {
 		pthread_mutex_unlock(&tfs_ctl_lock);
 		tfs_server_free(srv);
 		return err;
 	}
-	tfs_be = be;
 	tfs_server = srv;
 	if (wait) {
 		while (srv->state == TFS_STARTING)

@@ -1,0 +1,210 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+#
+# System mode (Documentation/trace/system-mode.rst): `ustrace daemon`
+# serves one tracefs for every traced program of its user.  The programs
+# are samples/tracefs/tracefs-sample (events of system sample_trace, -n
+# rounds -p microseconds apart, then exit()), started as a user starts
+# them: with nothing but USTRACE_RUNDIR set.
+. "$(dirname "$0")/../lib/tap.sh"
+tap_begin collector
+
+ustrace=$objtree/tools/tracing/ustrace
+app=$objtree/samples/tracefs/tracefs-sample
+export LD_LIBRARY_PATH=$objtree${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+[ -e /dev/fuse ] && command -v fusermount3 >/dev/null || skip_all "no /dev/fuse or fusermount3"
+[ -x "$ustrace" ] && [ -x "$app" ] || skip_all "not built"
+unset USTRACE_TRACEFS USTRACE_DAEMON USTRACE_EVENTS USTRACE_OUTPUT
+export USTRACE_RUNDIR=$tmp/run
+T=$USTRACE_RUNDIR/tracing
+dpid=
+
+start_daemon() {
+	"$ustrace" daemon --rundir "$USTRACE_RUNDIR" >>"$tmp/daemon.log" 2>&1 &
+	dpid=$!
+	for _ in $(seq 100); do
+		[ -e "$T/README" ] && [ -S "$USTRACE_RUNDIR/collector.sock" ] && return 0
+		sleep 0.05
+	done
+	return 1
+}
+
+stop_daemon() {
+	[ -n "$dpid" ] || return 0
+	kill -TERM "$dpid" 2>/dev/null
+	wait "$dpid" 2>/dev/null
+	local rc=$?
+	dpid=
+	return $rc
+}
+
+cleanup() {
+	stop_daemon
+	for p in $(jobs -p); do kill -KILL "$p" 2>/dev/null; done
+	fusermount3 -uz "$T" 2>/dev/null
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+# The pids of the events in a trace text (the threads', as on the kernel).
+pids_of() {
+	grep -v '^#' "$1" | grep -o -- '-[0-9]* *\[' | tr -dc '0-9\n' | sort -u
+}
+
+# The threads of processes, while they run.
+tids_of() {
+	for p; do ls "/proc/$p/task"; done | sort -u
+}
+
+# in_tids TRACE PID...: "yes" if the trace has events and all are of the PIDs' threads.
+in_tids() {
+	local t=$1 got
+	shift
+	got=$(pids_of "$t")
+	[ -n "$got" ] && [ -z "$(comm -23 <(echo "$got") <(tids_of "$@"))" ] && echo yes || echo no
+}
+
+check "the daemon starts and mounts a tracefs" start_daemon
+same "the run directory is private" "700" "$(stat -c %a "$USTRACE_RUNDIR")"
+same "the socket belongs to us alone" "srwx------" "$(stat -c %A "$USTRACE_RUNDIR/collector.sock")"
+check "the tree has the tracefs files" test -r "$T/trace" -a -w "$T/set_event" -a -d "$T/events" -a -d "$T/instances"
+check "a second collector on the directory is refused" \
+	bash -c '! "$1" daemon --rundir "$2" 2>"$3/second.err" && grep -q "another collector serves it" "$3/second.err"' \
+	_ "$ustrace" "$USTRACE_RUNDIR" "$tmp"
+
+# Enabled before any program runs: every event, from its first hit.
+echo 1 > "$T/events/enable"
+same "events/enable reads what was written" "1" "$(cat "$T/events/enable")"
+for i in 1 2 3; do
+	"$app" -n 2 -p 1500000 >/dev/null 2>"$tmp/app$i.err" &
+	eval "app$i=\$!"
+done
+sleep 0.7
+cat "$T/trace" >"$tmp/trace3"
+tids=$(tids_of "$app1" "$app2" "$app3")
+check "three programs' events are in one trace, with their own pids" \
+	bash -c '[ -n "$1" ] && [ -z "$(comm -13 <(echo "$2") <(echo "$1"))" ] && [ "$(echo "$1" | wc -l)" -ge 3 ]' \
+	_ "$(pids_of "$tmp/trace3")" "$tids"
+same "each of the three has events in it" "3" \
+	"$(for p in "$app1" "$app2" "$app3"; do pids_of "$tmp/trace3" | grep -qx -f <(tids_of "$p") && echo y; done | wc -l)"
+same "each program's first round is there (enabled before its first event)" "3" \
+	"$(grep -c 'foo_bar: foo hello 0 ' "$tmp/trace3")"
+check "the merged trace is in time order" \
+	bash -c "grep -v '^#' '$tmp/trace3' | awk '{ for (i = 1; i <= NF; i++) if (\$i ~ /^[0-9]+\.[0-9]+:\$/) { t = \$i + 0; if (t < last) exit 1; last = t; break } }'"
+check "the event directory is listed once" \
+	bash -c "[ \"\$(ls '$T/events' | grep -c '^sample_trace\$')\" = 1 ]"
+timeout 1 cat "$T/trace_pipe" >"$tmp/pipe3" 2>/dev/null
+same "trace_pipe gives the events of all three" "3" \
+	"$(for p in "$app1" "$app2" "$app3"; do pids_of "$tmp/pipe3" | grep -qx -f <(tids_of "$p") && echo y; done | wc -l)"
+rc=0
+for p in "$app1" "$app2" "$app3"; do wait "$p" || rc=$?; done
+same "programs exit normally" 0 "$rc"
+check "programs said nothing on stderr" bash -c "! grep . '$tmp'/app?.err"
+
+# The event stays after its processes, with its state; a write then is
+# remembered and reaches the next program.
+check "the event directory stays after its processes" test -d "$T/events/sample_trace/foo_bar"
+same "its enable keeps its state" "1" "$(cat "$T/events/sample_trace/foo_bar/enable")"
+echo 0 > "$T/events/sample_trace/foo_bar/enable"
+"$app" -n 2 -p 1000000 >/dev/null 2>&1 &
+a=$!
+sleep 0.5
+cat "$T/trace" >"$tmp/trace4"
+same "a write made while no process had the event applies to the next" \
+	"0 yes" "$(grep -c ' foo_bar: ' "$tmp/trace4") $(in_tids "$tmp/trace4" "$a")"
+check "the other events of the system are still on" grep -q ' foo_bar_with_cond: ' "$tmp/trace4"
+wait "$a"
+
+# Control with the kernel's semantics: a bad filter fails with EINVAL
+# and changes nothing, in the collector and in the program.
+"$app" -n 20 -p 100000 >/dev/null 2>&1 &
+a=$!
+sleep 0.4
+check "a bad filter write fails" bash -c "! echo 'bar <' > '$T/events/sample_trace/foo_bar_with_cond/filter' 2>/dev/null"
+check "its filter file shows the parse error, as the kernel's" \
+	grep -q "parse_error" "$T/events/sample_trace/foo_bar_with_cond/filter"
+check "and the program's events are not filtered" \
+	bash -c "sleep 0.3; grep -q ' foo_bar_with_cond: foo cond [02-9]' '$T/trace'"
+echo 'bar == 1' > "$T/events/sample_trace/foo_bar_with_cond/filter"
+same "a filter written is the program's" "bar == 1" "$(cat "$T/events/sample_trace/foo_bar_with_cond/filter")"
+echo 0 > "$T/events/enable"
+same "set_event is empty once everything is off" "" "$(cat "$T/set_event")"
+kill -TERM "$a"; wait "$a"
+
+# Opting out, and embedded mode.
+echo 1 > "$T/events/enable"
+USTRACE_DAEMON=0 "$app" -n 3 -p 200000 >/dev/null 2>&1 &
+a=$!
+mkdir "$tmp/emb"
+USTRACE_TRACEFS=$tmp/emb "$app" -n 3 -p 200000 >/dev/null 2>&1 &
+b=$!
+sleep 0.3
+same "USTRACE_DAEMON=0 and USTRACE_TRACEFS programs do not register" "" "$(pids_of "$T/trace" | grep -x -e "$a" -e "$b")"
+check "the embedded one serves its own mount" test -e "$tmp/emb/README"
+wait "$a" "$b"
+
+# The collector goes and comes back: programs keep running, untraced,
+# and register again.
+"$app" -n 40 -p 100000 >/dev/null 2>"$tmp/long.err" &
+a=$!
+sleep 0.3
+kill -KILL "$dpid"; wait "$dpid" 2>/dev/null; dpid=
+for _ in $(seq 50); do mountpoint -q "$T" || break; sleep 0.1; done
+check "the program runs on while no collector runs" kill -0 "$a"
+check "a collector started again" start_daemon
+echo 1 > "$T/events/enable"
+sleep 0.6
+same "the running program registered with it" yes "$(in_tids "$T/trace" "$a")"
+check "the program ends normally" wait "$a"
+
+# A collector that does not answer is given up on, quickly.
+stop_daemon
+python3 - "$USTRACE_RUNDIR/collector.sock" <<'PY' &
+import os, socket, sys, time
+s = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+try: os.unlink(sys.argv[1])
+except FileNotFoundError: pass
+s.bind(sys.argv[1]); s.listen(8)
+conns = []
+t = time.time()
+while time.time() - t < 10:
+    c, _ = s.accept(); conns.append(c)
+PY
+mute=$!
+for _ in $(seq 50); do [ -S "$USTRACE_RUNDIR/collector.sock" ] && break; sleep 0.1; done
+start=$(date +%s%N)
+"$app" -n 1 -p 0 >/dev/null 2>"$tmp/mute.err"
+rc=$?
+ms=$(( ($(date +%s%N) - start) / 1000000 ))
+same "a program under a mute collector runs and exits 0" 0 "$rc"
+check "within a bounded time ($ms ms < 2000)" test "$ms" -lt 2000
+check "and says once that it runs untraced" bash -c "[ \"\$(grep -c 'does not answer: running untraced' '$tmp/mute.err')\" = 1 ]"
+kill "$mute" 2>/dev/null; wait "$mute" 2>/dev/null
+
+# Security: a socket of another user is refused by the program; a
+# program of another user is refused by the collector.
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+	rm -f "$USTRACE_RUNDIR/collector.sock"
+	python3 -c 'import socket,sys,os; s=socket.socket(socket.AF_UNIX,socket.SOCK_SEQPACKET); s.bind(sys.argv[1]); os.chown(sys.argv[1],65534,65534)' "$USTRACE_RUNDIR/collector.sock"
+	"$app" -n 1 -p 0 >/dev/null 2>"$tmp/owner.err"
+	check "a socket of another user is refused" grep -q "belongs to uid 65534, not to us or root: not registering" "$tmp/owner.err"
+	rm -f "$USTRACE_RUNDIR/collector.sock"
+	check "a collector starts once more" start_daemon
+	chmod 711 "$USTRACE_RUNDIR"
+	chmod 777 "$USTRACE_RUNDIR/collector.sock"
+	cp "$app" "$tmp/app-nobody"; chmod 755 "$tmp" "$tmp/app-nobody"
+	setpriv --reuid 65534 --regid 65534 --clear-groups env USTRACE_RUNDIR="$USTRACE_RUNDIR" \
+		LD_LIBRARY_PATH="$LD_LIBRARY_PATH" "$tmp/app-nobody" -n 1 -p 0 >/dev/null 2>"$tmp/nobody.err"
+	same "a program of another user runs" 0 "$?"
+	check "the collector refuses it" grep -q "refused process [0-9]* of uid 65534" "$tmp/daemon.log"
+	check "and says why in its error_log" grep -q "collector: refused process [0-9]* of uid 65534" "$T/error_log"
+	[ "$tap_failed" = 0 ] || diag "$tmp/daemon.log"
+	chmod 700 "$USTRACE_RUNDIR" "$tmp"
+else
+	skip "another user's socket and program" "needs root and setpriv"
+fi
+
+check "the daemon stops on SIGTERM" stop_daemon
+check "and leaves no mount" bash -c "! mountpoint -q '$T'"
+check "nor its socket" test ! -e "$USTRACE_RUNDIR/collector.sock"
+tap_end
