@@ -171,4 +171,17 @@ struct ustrace_clock_scale {
 void ustrace_clock_local_scale(struct ustrace_clock_scale *scale);
 bool ustrace_clock_local_adopt(const struct ustrace_clock_scale *scale);
 
+/*
+ * kernel/trace/ring_buffer/ring_buffer_foreign.c: buffers shared with the
+ * collector (system-mode.rst, "Buffers that outlive their program").  A
+ * program keeps its buffers' memfds and hands copies on; the collector
+ * copies the pages out of its mapping of them, checking all it reads.
+ */
+struct trace_buffer;
+void ring_buffer_keep_memfds(void);
+int ring_buffer_memfd(struct trace_buffer *buffer, size_t *size);
+int ring_buffer_foreign_cpus(const void *map, size_t size);
+int ring_buffer_foreign_pages(const void *map, size_t size, int cpu, int fd, uint64_t *pages,
+			      uint64_t *killed);
+
 #endif /* _USTRACE_KERNEL_INTERNAL_H */

@@ -135,19 +135,40 @@ static void coll_disconnect(void)
 	}
 }
 
-static int coll_send(const struct coll_msg *m, const void *payload, size_t len)
+/* Send a message (and a descriptor with it, @fd >= 0). */
+static int coll_send_fd(const struct coll_msg *m, const void *payload, size_t len, int fd)
 {
 	struct iovec iov[2] = {
 		{ .iov_base = (void *)m, .iov_len = sizeof(*m) },
 		{ .iov_base = (void *)payload, .iov_len = len },
 	};
+	union {
+		char buf[CMSG_SPACE(sizeof(int))];
+		struct cmsghdr align;
+	} cm;
 	struct msghdr mh = { .msg_iov = iov, .msg_iovlen = len ? 2 : 1 };
+	struct cmsghdr *c;
 
 	if (!coll_sock_ours())
 		return -EBADF;
+	if (fd >= 0) {
+		memset(&cm, 0, sizeof(cm));
+		mh.msg_control = cm.buf;
+		mh.msg_controllen = sizeof(cm.buf);
+		c = CMSG_FIRSTHDR(&mh);
+		c->cmsg_level = SOL_SOCKET;
+		c->cmsg_type = SCM_RIGHTS;
+		c->cmsg_len = CMSG_LEN(sizeof(int));
+		memcpy(CMSG_DATA(c), &fd, sizeof(int));
+	}
 	if (sendmsg(coll.sock, &mh, MSG_NOSIGNAL) < 0)
 		return -errno;
 	return 0;
+}
+
+static int coll_send(const struct coll_msg *m, const void *payload, size_t len)
+{
+	return coll_send_fd(m, payload, len, -1);
 }
 
 /*
@@ -567,6 +588,25 @@ static int64_t coll_call(const struct coll_msg *m, const char *payload, char *ou
 	return -ENOSYS;
 }
 
+/*
+ * GETBUF: the top-level buffer's memfd, for the collector to keep (its
+ * events outlive us), and our clock's scale.  Return: the descriptor or
+ * -errno; the scale in @out.
+ */
+static int coll_getbuf(char *out, uint32_t *outlen)
+{
+	struct trace_array *tr = trace_array_top();
+	struct trace_buffer *b = tr ? trace_array_buffer(tr) : NULL;
+	size_t size;
+
+	*outlen = 0;
+	if (!b)
+		return -ENOMEM;
+	ustrace_clock_local_scale((struct ustrace_clock_scale *)out);
+	*outlen = sizeof(struct ustrace_clock_scale);
+	return ring_buffer_memfd(b, &size);
+}
+
 /* ------------------------------------------------------------------
  * Registration and the thread
  */
@@ -701,6 +741,14 @@ static void coll_serve(char *buf, char *out)
 		}
 		if (m->op == COLL_STATE) {
 			coll_state_add(m, buf + sizeof(*m));
+		} else if (m->op == COLL_GETBUF) {
+			int fd = coll_getbuf(out, &outlen);
+
+			r = (struct coll_msg){ .op = COLL_REPLY, .seq = m->seq, .len = outlen };
+			r.ret = fd < 0 ? fd : 0;
+			coll_send_fd(&r, out, outlen, fd);
+			if (fd >= 0)
+				close(fd);
 		} else if (m->op >= COLL_LOOKUP && m->op < COLL_NR_OPS) {
 			r = (struct coll_msg){ .op = COLL_REPLY, .seq = m->seq };
 			r.ret = coll_call(m, buf + sizeof(*m), out, &outlen);
@@ -908,6 +956,8 @@ static void coll_client_startup(void)
 		return;
 	if (trace_event_notifier_register(coll_event_notify))
 		return;
+	/* Buffers made from now on can be handed to a collector. */
+	ring_buffer_keep_memfds();
 	trace_event_post_register(coll_apply_pending);
 	buf = malloc(sizeof(struct coll_msg) + COLL_MAX_PAYLOAD);
 	if (!buf)

@@ -20,6 +20,10 @@
  *                          payload what it returns (a stat, text read,
  *                          directory entries)
  *
+ * ustrace dump says DUMP instead of HELLO; the collector answers with one
+ * DUMPED per process it holds the buffer of, alive or dead, each with a
+ * memfd of a trace.dat of that process, then END.
+ *
  * A remembered control write (STATE): @c the open flags (O_TRUNC,
  * O_APPEND), @d COLL_STATE_*; payload: the path from the tree's root,
  * NUL, the data written.  The program keeps them in order and applies
@@ -55,7 +59,14 @@ enum coll_op {
 	COLL_READABLE,		/* a handle -> ret 0/1 */
 	COLL_RELEASE,		/* a handle */
 	COLL_TRUNCATE,		/* a ino */
-	COLL_NR_OPS
+	COLL_GETBUF,		/* -> ret 0, the top buffer's memfd (SCM_RIGHTS),
+				   payload struct ustrace_clock_scale */
+	COLL_NR_OPS,
+	/* ustrace dump -> collector, instead of HELLO */
+	COLL_DUMP = 100,
+	COLL_DUMPED,		/* collector -> dump: one process's trace.dat (SCM_RIGHTS),
+				   b: its pid, payload: its name */
+	COLL_END,		/* collector -> dump: that was all; ret: 0 or -errno */
 };
 
 /* STATE kinds: a file's write, an instance made or removed. */

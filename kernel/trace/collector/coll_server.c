@@ -197,17 +197,62 @@ static long coll_ms_since(const struct timespec *t0)
 
 static void coll_proc_give_up(struct coll_proc *p, const char *why)
 {
+	bool was_live;
+
 	pthread_mutex_lock(&coll_procs_lock);
-	if (!p->dead && why)
+	was_live = !p->dead;
+	if (was_live && why)
 		coll_log(true, "process %d (%s) %s: given up on", (int)p->pid, p->comm, why);
-	if (!p->dead)
+	if (was_live)
 		shutdown(p->sock, SHUT_RDWR);
 	coll_proc_kill_locked(p);
 	pthread_mutex_unlock(&coll_procs_lock);
+	if (was_live)
+		coll_record_gone(p);	/* the caller's reference keeps @p */
+}
+
+/* recv() of one message, and of the descriptor it carries (-1: none; closed if unwanted). */
+static ssize_t coll_recv_fd(int sock, void *buf, size_t size, int *fdp)
+{
+	union {
+		char buf[CMSG_SPACE(sizeof(int))];
+		struct cmsghdr align;
+	} cm;
+	struct iovec iov = { .iov_base = buf, .iov_len = size };
+	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = cm.buf,
+			     .msg_controllen = sizeof(cm.buf) };
+	struct cmsghdr *c;
+	ssize_t n;
+	int fd = -1;
+
+	n = recvmsg(sock, &mh, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
+	for (c = n >= 0 ? CMSG_FIRSTHDR(&mh) : NULL; c; c = CMSG_NXTHDR(&mh, c)) {
+		if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS &&
+		    c->cmsg_len >= CMSG_LEN(sizeof(int))) {
+			int got;
+
+			memcpy(&got, CMSG_DATA(c), sizeof(int));
+			if (fd < 0)
+				fd = got;
+			else
+				close(got);
+		}
+	}
+	if (fdp && n >= 0)
+		*fdp = fd;
+	else if (fd >= 0)
+		close(fd);
+	return n;
 }
 
 int64_t coll_proc_call(struct coll_proc *p, struct coll_msg *msg, const void *payload,
 		       void *out, size_t size, uint32_t *outlen)
+{
+	return coll_proc_call_fd(p, msg, payload, out, size, outlen, NULL);
+}
+
+int64_t coll_proc_call_fd(struct coll_proc *p, struct coll_msg *msg, const void *payload,
+			  void *out, size_t size, uint32_t *outlen, int *fdp)
 {
 	char *buf = malloc(sizeof(struct coll_msg) + COLL_MAX_PAYLOAD);
 	const struct coll_msg *r = (const struct coll_msg *)buf;
@@ -236,16 +281,23 @@ int64_t coll_proc_call(struct coll_proc *p, struct coll_msg *msg, const void *pa
 			ret = -ETIMEDOUT;
 			goto out;
 		}
-		n = recv(p->sock, buf, sizeof(struct coll_msg) + COLL_MAX_PAYLOAD, MSG_DONTWAIT);
+		if (fdp)
+			*fdp = -1;
+		n = coll_recv_fd(p->sock, buf, sizeof(struct coll_msg) + COLL_MAX_PAYLOAD, fdp);
 		if (n < 0 && (errno == EAGAIN || errno == EINTR))
 			continue;
 		/* Gone, or a message that is not what the protocol says. */
 		if (n < (ssize_t)sizeof(*r) || r->len != n - sizeof(*r)) {
+			if (fdp && *fdp >= 0)
+				close(*fdp), *fdp = -1;
 			coll_proc_give_up(p, n > 0 ? "broke the protocol" : NULL);
 			goto out;
 		}
-		if (r->op != COLL_REPLY || r->seq != msg->seq)
+		if (r->op != COLL_REPLY || r->seq != msg->seq) {
+			if (fdp && *fdp >= 0)
+				close(*fdp), *fdp = -1;
 			continue;	/* a late answer to a call given up on */
+		}
 		ret = r->ret;
 		*outlen = r->len < size ? r->len : (uint32_t)size;
 		memcpy(out, buf + sizeof(*r), *outlen);
@@ -287,6 +339,16 @@ void coll_procs_state(const struct coll_msg *msg, const void *payload)
  * Registration
  */
 
+/* ustrace dump: instead of HELLO, DUMP; answered here, then closed. */
+static bool coll_is_dump(int sock, const struct coll_msg *m)
+{
+	if (m->op != COLL_DUMP)
+		return false;
+	coll_record_dump(sock);
+	close(sock);
+	return true;
+}
+
 static void coll_accept_one(int lsock)
 {
 	char buf[sizeof(struct coll_msg) + 16 + 1 + PATH_MAX];
@@ -308,6 +370,10 @@ static void coll_accept_one(int lsock)
 		return;
 	}
 	pfd.fd = sock;
+	if (poll(&pfd, 1, COLL_HELLO_READ_MS) == 1 &&
+	    (n = recv(sock, buf, sizeof(buf), MSG_PEEK | MSG_DONTWAIT)) >= (ssize_t)sizeof(*m) &&
+	    coll_is_dump(sock, m))
+		return;
 	if (poll(&pfd, 1, COLL_HELLO_READ_MS) != 1 ||
 	    (n = recv(sock, buf, sizeof(buf), MSG_DONTWAIT)) < (ssize_t)sizeof(*m) ||
 	    m->op != COLL_HELLO || m->len != n - sizeof(*m) || m->c != COLL_VERSION) {
@@ -341,8 +407,10 @@ static void coll_accept_one(int lsock)
 	}
 	coll_procs_ref_one(p);
 	coll_tree_learn(p);
+	coll_record_take(p);
 	coll_procs_put_one(p);
 }
+
 
 /* Make or check the run directory: ours, and nobody else's to write. */
 static int coll_prepare_dir(const char *dir)
@@ -402,7 +470,6 @@ int ustrace_collector_run(const char *rundir, const char *options, void (*ready)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	char path[PATH_MAX + 32];
-	struct pollfd pfd[2];
 	int lock_fd = -1, lsock = -1, err;
 	mode_t um;
 
@@ -455,19 +522,41 @@ int ustrace_collector_run(const char *rundir, const char *options, void (*ready)
 	if (ready)
 		ready();
 
-	pfd[0] = (struct pollfd){ .fd = lsock, .events = POLLIN };
-	pfd[1] = (struct pollfd){ .fd = coll_stop_fd, .events = POLLIN };
 	for (;;) {
-		if (poll(pfd, 2, -1) < 0) {
-			if (errno == EINTR)
-				continue;
-			err = -errno;
+		struct coll_proc **v = NULL;
+		struct pollfd *pfd;
+		int nr = coll_procs_get(&v), i;
+
+		nr = nr < 0 ? 0 : nr;
+		pfd = calloc((size_t)nr + 2, sizeof(*pfd));
+		if (!pfd) {
+			coll_procs_put(v, nr);
+			err = -ENOMEM;
 			break;
 		}
-		if (pfd[1].revents)
+		pfd[0] = (struct pollfd){ .fd = lsock, .events = POLLIN };
+		pfd[1] = (struct pollfd){ .fd = coll_stop_fd, .events = POLLIN };
+		/* A process's end: its socket hangs up (nothing else is asked). */
+		for (i = 0; i < nr; i++)
+			pfd[i + 2] = (struct pollfd){ .fd = v[i]->sock, .events = POLLRDHUP };
+		if (poll(pfd, (nfds_t)nr + 2, -1) < 0 && errno != EINTR) {
+			err = -errno;
+			free(pfd);
+			coll_procs_put(v, nr);
 			break;
+		}
+		for (i = 0; i < nr; i++)
+			if (pfd[i + 2].revents & (POLLHUP | POLLRDHUP | POLLERR))
+				coll_proc_give_up(v[i], NULL);
+		if (nr)
+			coll_procs_put(v, nr);
+		if (pfd[1].revents) {
+			free(pfd);
+			break;
+		}
 		if (pfd[0].revents & POLLIN)
 			coll_accept_one(lsock);
+		free(pfd);
 	}
 	unlink(sa.sun_path);
 out_unmount:

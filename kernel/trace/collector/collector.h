@@ -56,6 +56,9 @@ const char *coll_proc_comm(const struct coll_proc *p);
  */
 int64_t coll_proc_call(struct coll_proc *p, struct coll_msg *msg, const void *payload,
 		       void *out, size_t size, uint32_t *outlen);
+/* The same, and the descriptor the answer carries in *@fdp (-1: none). */
+int64_t coll_proc_call_fd(struct coll_proc *p, struct coll_msg *msg, const void *payload,
+			  void *out, size_t size, uint32_t *outlen, int *fdp);
 
 /* Send a remembered control write to every live process (no answer). */
 void coll_procs_state(const struct coll_msg *msg, const void *payload);
@@ -81,5 +84,16 @@ void coll_tree_learn(struct coll_proc *p);
 
 /* The text of the collector's own error_log lines. */
 void coll_tree_log(const char *line);
+
+/* ------------------------------------------------------------------
+ * coll_record.c: the processes' buffers, kept after them
+ */
+
+/* Take a registered process's buffer and texts (after coll_tree_learn()). */
+void coll_record_take(struct coll_proc *p);
+/* The process is gone: its record stays. */
+void coll_record_gone(struct coll_proc *p);
+/* Answer ustrace dump on @sock. */
+void coll_record_dump(int sock);
 
 #endif /* _USTRACE_KERNEL_TRACE_COLLECTOR_H */

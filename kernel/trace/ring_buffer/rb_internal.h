@@ -34,6 +34,7 @@
 #include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 #include <linux/ring_buffer.h>
 #include "rb_layout.h"
@@ -97,7 +98,9 @@ struct trace_buffer {
 
 	/* control */
 	pthread_mutex_t mutex;		/* resize, reset, set_clock */
-	int memfd;
+	int memfd;			/* kept in system mode only, see below */
+	dev_t memfd_dev;		/* which file it is, so that a */
+	ino_t memfd_ino;		/* descriptor reused is not taken */
 	void *map;
 	size_t map_size;
 	struct ring_buffer_per_cpu *cpus;
@@ -116,6 +119,10 @@ struct trace_buffer {
 	/* Every buffer, in allocation order, for fork() (ring_buffer_fork.c). */
 	struct trace_buffer *fork_next, **fork_pprev;
 };
+
+/* ring_buffer_foreign.c: the memfds kept for the collector (system mode). */
+bool rb_keeps_memfds(void);
+bool rb_memfd_ours(const struct trace_buffer *buffer);
 
 struct ring_buffer_iter {
 	struct ring_buffer_per_cpu *cpu_buffer;

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 #include <linux/ring_buffer.h>
@@ -1015,9 +1016,21 @@ static int rb_map(struct trace_buffer *buffer)
 	/*
 	 * The mapping keeps the memfd alive: a descriptor kept open could be
 	 * the program's own file by the time we closed it (a daemon closes
-	 * every descriptor and opens its files under the same numbers).
+	 * every descriptor and opens its files under the same numbers).  In
+	 * system mode it is kept for the collector, with what it is, so that
+	 * it is never taken for the program's file (ring_buffer_foreign.c).
 	 */
-	if (buffer->memfd >= 0) {
+	if (buffer->memfd >= 0 && rb_keeps_memfds()) {
+		struct stat st;
+
+		if (!fstat(buffer->memfd, &st)) {
+			buffer->memfd_dev = st.st_dev;
+			buffer->memfd_ino = st.st_ino;
+		} else {
+			close(buffer->memfd);
+			buffer->memfd = -1;
+		}
+	} else if (buffer->memfd >= 0) {
 		close(buffer->memfd);
 		buffer->memfd = -1;
 	}
@@ -1132,7 +1145,7 @@ void ring_buffer_free(struct trace_buffer *buffer)
 	for (unsigned int cpu = 0; cpu < buffer->nr_cpus; cpu++)
 		pthread_mutex_destroy(&buffer->cpus[cpu].reader_lock);
 	munmap(buffer->map, buffer->map_size);
-	if (buffer->memfd >= 0)
+	if (rb_memfd_ours(buffer))
 		close(buffer->memfd);
 	pthread_mutex_destroy(&buffer->mutex);
 	free(buffer->cpus);
@@ -1407,6 +1420,8 @@ int ring_buffer_swap(struct trace_buffer *a, struct trace_buffer *b, bool wait,
 	void *map;
 	size_t size;
 	int err, fd;
+	dev_t dev;
+	ino_t ino;
 
 	if (!a || !b || a == b)
 		return -EINVAL;
@@ -1439,6 +1454,8 @@ int ring_buffer_swap(struct trace_buffer *a, struct trace_buffer *b, bool wait,
 	map = a->map, a->map = b->map, b->map = map;
 	size = a->map_size, a->map_size = b->map_size, b->map_size = size;
 	fd = a->memfd, a->memfd = b->memfd, b->memfd = fd;
+	dev = a->memfd_dev, a->memfd_dev = b->memfd_dev, b->memfd_dev = dev;
+	ino = a->memfd_ino, a->memfd_ino = b->memfd_ino, b->memfd_ino = ino;
 	/* @b's events now are @a's, in @a's clock. */
 	__atomic_store_n(&b->clock, __atomic_load_n(&a->clock, __ATOMIC_RELAXED),
 			 __ATOMIC_RELAXED);

@@ -1,0 +1,552 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The collector's flight recorder (Documentation/trace/system-mode.rst,
+ * "Buffers that outlive their program"): for every process that registers,
+ * the collector takes a descriptor of its top-level ring buffer's memfd
+ * and the texts a trace.dat needs (the formats, header_page, header_event,
+ * trace_clock, saved_cmdlines), while the process runs.  When the process
+ * dies, however it dies (SIGKILL, OOM, abort, _exit), its buffer is still
+ * the collector's, and `ustrace dump` gets a trace.dat of it: one per
+ * process, which the command merges into one file.
+ *
+ * A record is kept while its process runs, and after, up to
+ * COLL_MAX_GONE records of processes that are gone (the oldest go first).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+
+#include "../../internal.h"
+#include "../trace_array.h"
+#include "../record/trace_dat.h"
+#include "../tracefs/tracefs.h"
+#include "collector.h"
+
+#define COLL_MAX_GONE	64
+
+struct coll_record {
+	struct coll_record	*next;
+	struct coll_proc	*proc;		/* NULL once gone */
+	pid_t			pid;
+	char			comm[17];
+	int			memfd;
+	void			*map;
+	size_t			size;
+	struct ustrace_clock_scale scale;
+	char			*header_page, *header_event, *clock_list, *cmdlines;
+	size_t			cmdlines_len;
+	struct trace_dat_format	*formats;
+};
+
+static pthread_mutex_t rec_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct coll_record *records;
+static int dumping;		/* under rec_lock: no record is freed meanwhile */
+
+/* ------------------------------------------------------------------
+ * Reading a process's files
+ */
+
+static int64_t rec_call(struct coll_proc *p, uint32_t op, uint64_t a, uint64_t b, uint32_t c,
+			uint32_t d, const void *payload, uint32_t len, void *out, size_t size,
+			uint32_t *outlen)
+{
+	struct coll_msg m = { .op = op, .a = a, .b = b, .c = c, .d = d, .len = len };
+
+	return coll_proc_call(p, &m, payload, out, size, outlen);
+}
+
+static int rec_resolve(struct coll_proc *p, const char *path, uint64_t *ino, mode_t *mode)
+{
+	char name[NAME_MAX + 1];
+	struct coll_stat cs;
+	const char *s = path, *e;
+	uint32_t outlen;
+	int64_t ret;
+
+	*ino = TFS_ROOT_INO;
+	*mode = S_IFDIR;
+	while (*s) {
+		e = strchrnul(s, '/');
+		if (e - s > NAME_MAX)
+			return -ENAMETOOLONG;
+		memcpy(name, s, (size_t)(e - s));
+		name[e - s] = 0;
+		ret = rec_call(p, COLL_LOOKUP, *ino, 0, 0, 0, name, (uint32_t)(e - s), &cs,
+			       sizeof(cs), &outlen);
+		if (ret)
+			return (int)ret;
+		if (outlen != sizeof(cs))
+			return -EPROTO;
+		*ino = cs.ino;
+		*mode = cs.mode;
+		s = *e ? e + 1 : e;
+	}
+	return 0;
+}
+
+/* A whole file of the process's tree, NUL-terminated. */
+static char *rec_read_ino(struct coll_proc *p, uint64_t ino, size_t *lenp)
+{
+	char *buf = NULL, *v;
+	size_t len = 0, size = 0;
+	uint32_t outlen;
+	int64_t h, ret;
+
+	h = rec_call(p, COLL_OPEN, ino, 0, O_RDONLY, 0, NULL, 0, NULL, 0, &outlen);
+	if (h < 0)
+		return NULL;
+	for (;;) {
+		if (size - len < COLL_MAX_PAYLOAD + 1) {
+			size = size ? 2 * size : COLL_MAX_PAYLOAD + 1;
+			v = realloc(buf, size);
+			if (!v)
+				break;
+			buf = v;
+		}
+		ret = rec_call(p, COLL_READ, (uint64_t)h, len, 0, COLL_MAX_PAYLOAD, NULL, 0,
+			       buf + len, COLL_MAX_PAYLOAD, &outlen);
+		if (ret <= 0)
+			break;
+		len += (size_t)ret;
+	}
+	rec_call(p, COLL_RELEASE, (uint64_t)h, 0, 0, 0, NULL, 0, NULL, 0, &outlen);
+	if (!buf)
+		return NULL;
+	buf[len] = 0;
+	if (lenp)
+		*lenp = len;
+	return buf;
+}
+
+static char *rec_read(struct coll_proc *p, const char *path, size_t *lenp)
+{
+	uint64_t ino;
+	mode_t mode;
+
+	if (rec_resolve(p, path, &ino, &mode) || S_ISDIR(mode))
+		return NULL;
+	return rec_read_ino(p, ino, lenp);
+}
+
+/* The names in a directory of the process's tree, NUL-separated, and their modes. */
+static int rec_list(struct coll_proc *p, uint64_t ino, char ***names, mode_t **modes,
+		    uint64_t **inos)
+{
+	char *buf = malloc(COLL_MAX_PAYLOAD);
+	int nr = 0, max = 0;
+	int64_t off = 0, ret;
+	uint32_t outlen;
+
+	*names = NULL, *modes = NULL, *inos = NULL;
+	if (!buf)
+		return -ENOMEM;
+	for (;;) {
+		size_t at = 0;
+
+		ret = rec_call(p, COLL_READDIR, ino, (uint64_t)off, 0, 0, NULL, 0, buf,
+			       COLL_MAX_PAYLOAD, &outlen);
+		if (ret || !outlen)
+			break;
+		while (at + sizeof(struct coll_dirent) <= outlen) {
+			struct coll_dirent de;
+
+			memcpy(&de, buf + at, sizeof(de));
+			if (de.namelen > NAME_MAX || at + sizeof(de) + de.namelen > outlen)
+				goto out;
+			if (nr == max) {
+				max = max ? 2 * max : 32;
+				*names = realloc(*names, (size_t)max * sizeof(**names));
+				*modes = realloc(*modes, (size_t)max * sizeof(**modes));
+				*inos = realloc(*inos, (size_t)max * sizeof(**inos));
+				if (!*names || !*modes || !*inos)
+					goto out;
+			}
+			(*names)[nr] = strndup(buf + at + sizeof(de), de.namelen);
+			(*modes)[nr] = de.st.mode;
+			(*inos)[nr] = de.st.ino;
+			if (!(*names)[nr])
+				goto out;
+			nr++;
+			off = de.next;
+			at += (sizeof(de) + de.namelen + 7) & ~(size_t)7;
+		}
+	}
+out:
+	free(buf);
+	return nr;
+}
+
+static void rec_list_free(char **names, mode_t *modes, uint64_t *inos, int nr)
+{
+	for (int i = 0; i < nr; i++)
+		free(names[i]);
+	free(names);
+	free(modes);
+	free(inos);
+}
+
+static struct trace_dat_format *rec_format(const char *system, const char *text, size_t len)
+{
+	size_t sl = strlen(system);
+	struct trace_dat_format *f = malloc(sizeof(*f) + len + 1 + sl + 1);
+
+	if (!f)
+		return NULL;
+	f->next = NULL;
+	f->len = len;
+	f->ftrace = !strcmp(system, "ftrace");
+	memcpy(f->text, text, len);
+	f->text[len] = 0;
+	memcpy(f->text + len + 1, system, sl + 1);
+	f->system = f->text + len + 1;
+	return f;
+}
+
+/* Every events/SYSTEM/EVENT/format of the process. */
+static struct trace_dat_format *rec_formats(struct coll_proc *p)
+{
+	struct trace_dat_format *head = NULL, **tail = &head;
+	char **sys, **evs;
+	mode_t *smode, *emode;
+	uint64_t *sino, *eino, evino, fino;
+	mode_t m;
+	int ns, ne;
+
+	if (rec_resolve(p, "events", &evino, &m))
+		return NULL;
+	ns = rec_list(p, evino, &sys, &smode, &sino);
+	for (int i = 0; i < ns; i++) {
+		if (!S_ISDIR(smode[i]))
+			continue;
+		ne = rec_list(p, sino[i], &evs, &emode, &eino);
+		for (int j = 0; j < ne; j++) {
+			struct coll_stat cs;
+			uint32_t outlen;
+			size_t len;
+			char *text;
+
+			if (!S_ISDIR(emode[j]) ||
+			    rec_call(p, COLL_LOOKUP, eino[j], 0, 0, 0, "format", 6, &cs, sizeof(cs),
+				     &outlen) || outlen != sizeof(cs))
+				continue;
+			fino = cs.ino;
+			text = rec_read_ino(p, fino, &len);
+			if (text && (*tail = rec_format(sys[i], text, len)))
+				tail = &(*tail)->next;
+			free(text);
+		}
+		rec_list_free(evs, emode, eino, ne);
+	}
+	rec_list_free(sys, smode, sino, ns);
+	return head;
+}
+
+static void rec_free(struct coll_record *r)
+{
+	struct trace_dat_format *f, *next;
+
+	if (r->map)
+		munmap(r->map, r->size);
+	if (r->memfd >= 0)
+		close(r->memfd);
+	free(r->header_page);
+	free(r->header_event);
+	free(r->clock_list);
+	free(r->cmdlines);
+	for (f = r->formats; f; f = next) {
+		next = f->next;
+		free(f);
+	}
+	free(r);
+}
+
+/* Keep at most COLL_MAX_GONE records of processes gone.  Under rec_lock. */
+static void rec_trim_locked(void)
+{
+	struct coll_record **pp, *r;
+	int gone = 0;
+
+	if (dumping)
+		return;
+	for (r = records; r; r = r->next)
+		gone += !r->proc;
+	/* The list is newest first: drop the oldest gone ones, from the end. */
+	while (gone > COLL_MAX_GONE) {
+		struct coll_record **last = NULL;
+
+		for (pp = &records; *pp; pp = &(*pp)->next)
+			if (!(*pp)->proc)
+				last = pp;
+		if (!last)
+			break;
+		r = *last;
+		*last = r->next;
+		rec_free(r);
+		gone--;
+	}
+}
+
+/**
+ * coll_record_take - keep a registered process's buffer and texts
+ * @p: the process (a reference held by the caller)
+ *
+ * Called after registration, without locks.  A process whose buffer's
+ * memfd was not kept (made before it looked for a collector) is not
+ * recorded.
+ */
+void coll_record_take(struct coll_proc *p)
+{
+	struct coll_msg m = { .op = COLL_GETBUF };
+	struct coll_record *r = calloc(1, sizeof(*r));
+	uint32_t outlen;
+	struct stat st;
+	int fd = -1;
+	int64_t ret;
+
+	if (!r)
+		return;
+	r->memfd = -1;
+	ret = coll_proc_call_fd(p, &m, NULL, &r->scale, sizeof(r->scale), &outlen, &fd);
+	if (ret || fd < 0 || outlen != sizeof(r->scale) || fstat(fd, &st) ||
+	    st.st_size < (off_t)RB_PAGE_SIZE) {
+		if (fd >= 0)
+			close(fd);
+		if (!ret && fd < 0)
+			coll_log(false, "process %d (%s): its buffer was made before it "
+				 "registered: not kept", (int)coll_proc_pid(p), coll_proc_comm(p));
+		free(r);
+		return;
+	}
+	r->memfd = fd;
+	r->size = (size_t)st.st_size;
+	r->map = mmap(NULL, r->size, PROT_READ, MAP_SHARED | MAP_NORESERVE, fd, 0);
+	if (r->map == MAP_FAILED || ring_buffer_foreign_cpus(r->map, r->size) <= 0) {
+		r->map = r->map == MAP_FAILED ? NULL : r->map;
+		coll_log(true, "process %d (%s): its buffer is not one of this layout: not kept",
+			 (int)coll_proc_pid(p), coll_proc_comm(p));
+		rec_free(r);
+		return;
+	}
+	r->pid = coll_proc_pid(p);
+	snprintf(r->comm, sizeof(r->comm), "%s", coll_proc_comm(p));
+	r->header_page = rec_read(p, "events/header_page", NULL);
+	r->header_event = rec_read(p, "events/header_event", NULL);
+	r->clock_list = rec_read(p, "trace_clock", NULL);
+	r->cmdlines = rec_read(p, "saved_cmdlines", &r->cmdlines_len);
+	r->formats = rec_formats(p);
+	coll_procs_ref_one(p);
+	r->proc = p;
+	pthread_mutex_lock(&rec_lock);
+	r->next = records;
+	records = r;
+	pthread_mutex_unlock(&rec_lock);
+}
+
+/**
+ * coll_record_gone - a process ended: its record stays, without it
+ */
+void coll_record_gone(struct coll_proc *p)
+{
+	struct coll_record *r;
+	struct coll_proc *put = NULL;
+
+	pthread_mutex_lock(&rec_lock);
+	for (r = records; r; r = r->next) {
+		if (r->proc == p) {
+			put = p;
+			r->proc = NULL;
+		}
+	}
+	rec_trim_locked();
+	pthread_mutex_unlock(&rec_lock);
+	if (put)
+		coll_procs_put_one(put);
+}
+
+/* ------------------------------------------------------------------
+ * ustrace dump
+ */
+
+static int rec_send_fd(int sock, const struct coll_msg *m, const void *payload, int fd)
+{
+	union {
+		char buf[CMSG_SPACE(sizeof(int))];
+		struct cmsghdr align;
+	} cm;
+	struct iovec iov[2] = {
+		{ .iov_base = (void *)m, .iov_len = sizeof(*m) },
+		{ .iov_base = (void *)payload, .iov_len = m->len },
+	};
+	struct msghdr mh = { .msg_iov = iov, .msg_iovlen = m->len ? 2 : 1 };
+	struct cmsghdr *c;
+
+	if (fd >= 0) {
+		memset(&cm, 0, sizeof(cm));
+		mh.msg_control = cm.buf;
+		mh.msg_controllen = sizeof(cm.buf);
+		c = CMSG_FIRSTHDR(&mh);
+		c->cmsg_level = SOL_SOCKET;
+		c->cmsg_type = SCM_RIGHTS;
+		c->cmsg_len = CMSG_LEN(sizeof(int));
+		memcpy(CMSG_DATA(c), &fd, sizeof(int));
+	}
+	return sendmsg(sock, &mh, MSG_NOSIGNAL) < 0 ? -errno : 0;
+}
+
+/* The clock in use: the bracketed name of trace_clock. */
+static void rec_clock_name(const char *list, char *out, size_t size)
+{
+	const char *a = list ? strchr(list, '[') : NULL, *b = a ? strchr(a, ']') : NULL;
+
+	if (!a || !b || (size_t)(b - a - 1) >= size)
+		snprintf(out, size, "local");
+	else
+		snprintf(out, size, "%.*s", (int)(b - a - 1), a + 1);
+}
+
+/* One process's trace.dat, in a memfd.  Return: the memfd or -errno. */
+static int rec_dat(struct coll_record *r)
+{
+	int nr_cpus = ring_buffer_foreign_cpus(r->map, r->size), fd, err = 0;
+	struct trace_dat_cpu *cpus = calloc((size_t)(nr_cpus > 0 ? nr_cpus : 1), sizeof(*cpus));
+	char **stats = calloc((size_t)(nr_cpus > 0 ? nr_cpus : 1), sizeof(*stats));
+	char kallsyms[64], clock[32], uname_text[sizeof(struct utsname)];
+	struct trace_dat_info info;
+	struct utsname u;
+
+	if (!cpus || !stats || nr_cpus <= 0) {
+		free(cpus);
+		free(stats);
+		return nr_cpus <= 0 ? -EINVAL : -ENOMEM;
+	}
+	for (int c = 0; c < nr_cpus && !err; c++) {
+		uint64_t pages, killed;
+
+		cpus[c].fd = memfd_create("ustrace-dump-cpu", MFD_CLOEXEC);
+		if (cpus[c].fd < 0) {
+			err = -errno;
+			break;
+		}
+		err = ring_buffer_foreign_pages(r->map, r->size, c, cpus[c].fd, &pages, &killed);
+		cpus[c].size = pages * RB_PAGE_SIZE;
+		if (asprintf(&stats[c], "CPU: %d\npages: %llu\nunfinished bytes: %llu\n", c,
+			     (unsigned long long)pages, (unsigned long long)killed) < 0)
+			stats[c] = NULL;
+		cpus[c].stats = stats[c] ? stats[c] : "";
+		cpus[c].stats_len = strlen(cpus[c].stats);
+	}
+	snprintf(kallsyms, sizeof(kallsyms), "%0*lx T tracing_mark_write\n",
+		 (int)(2 * sizeof(long)), TRACE_MARKER_IP);
+	rec_clock_name(r->clock_list, clock, sizeof(clock));
+	uname_text[0] = 0;
+	if (!uname(&u))
+		snprintf(uname_text, sizeof(uname_text), "%s %s %s %s", u.sysname, u.nodename,
+			 u.release, u.machine);
+	info = (struct trace_dat_info){
+		.version	= 7,
+		.header_page	= r->header_page ? r->header_page : "",
+		.header_event	= r->header_event ? r->header_event : "",
+		.formats	= r->formats,
+		.kallsyms	= kallsyms,
+		.cmdlines	= r->cmdlines ? r->cmdlines : "",
+		.cmdlines_len	= r->cmdlines ? r->cmdlines_len : 0,
+		.clock_list	= r->clock_list ? r->clock_list : "[local]\n",
+		.clock		= clock,
+		.uname		= uname_text[0] ? uname_text : NULL,
+		.nr_cpus	= nr_cpus,
+		.cpus		= cpus,
+		.clock_scale	= true,
+		.scale_mode	= r->scale.mode,
+		.scale_mult	= r->scale.mult,
+		.scale_offset	= r->scale.offset,
+	};
+	fd = err ? -1 : memfd_create("ustrace-dump", MFD_CLOEXEC);
+	if (!err && fd < 0)
+		err = -errno;
+	if (!err)
+		err = trace_dat_write(fd, &info);
+	for (int c = 0; c < nr_cpus; c++) {
+		if (cpus[c].fd >= 0)
+			close(cpus[c].fd);
+		free(stats[c]);
+	}
+	free(cpus);
+	free(stats);
+	if (err) {
+		if (fd >= 0)
+			close(fd);
+		return err;
+	}
+	return fd;
+}
+
+/**
+ * coll_record_dump - answer ustrace dump on @sock
+ *
+ * One DUMPED with a trace.dat per record, then END.
+ */
+void coll_record_dump(int sock)
+{
+	struct coll_record *r, **v = NULL;
+	struct coll_proc *p;
+	struct coll_msg m;
+	int err = 0, fd, nr = 0, i;
+
+	pthread_mutex_lock(&rec_lock);
+	for (r = records; r; r = r->next)
+		nr++;
+	v = calloc((size_t)nr + 1, sizeof(*v));
+	nr = 0;
+	for (r = records; r && v; r = r->next)
+		v[nr++] = r;
+	dumping++;
+	pthread_mutex_unlock(&rec_lock);
+	for (i = 0; i < nr && !err; i++) {
+		r = v[i];
+		/* A process still there: its cmdlines as they are now. */
+		pthread_mutex_lock(&rec_lock);
+		p = r->proc;
+		if (p)
+			coll_procs_ref_one(p);
+		pthread_mutex_unlock(&rec_lock);
+		if (p) {
+			size_t len;
+			char *c = rec_read(p, "saved_cmdlines", &len);
+
+			coll_procs_put_one(p);
+			pthread_mutex_lock(&rec_lock);
+			if (c) {
+				free(r->cmdlines);
+				r->cmdlines = c;
+				r->cmdlines_len = len;
+			}
+			pthread_mutex_unlock(&rec_lock);
+		}
+		fd = rec_dat(r);
+		if (fd < 0) {
+			coll_log(true, "dump of process %d (%s): %s", (int)r->pid, r->comm,
+				 strerror(-fd));
+			continue;
+		}
+		m = (struct coll_msg){ .op = COLL_DUMPED, .b = (uint64_t)r->pid,
+				       .len = (uint32_t)strlen(r->comm) };
+		err = rec_send_fd(sock, &m, r->comm, fd);
+		close(fd);
+	}
+	pthread_mutex_lock(&rec_lock);
+	dumping--;
+	rec_trim_locked();
+	pthread_mutex_unlock(&rec_lock);
+	free(v);
+	m = (struct coll_msg){ .op = COLL_END, .ret = err };
+	rec_send_fd(sock, &m, NULL, -1);
+}

@@ -1,0 +1,262 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Buffers shared with another process (Documentation/trace/system-mode.rst,
+ * "Buffers that outlive their program").
+ *
+ * A program in system mode keeps the memfd of its ring buffers open
+ * (ring_buffer_keep_memfds()) and hands a copy of it to the collector
+ * (ring_buffer_memfd()).  The collector maps it read-only and, whether
+ * the program still runs or died (SIGKILL, abort, OOM), copies out the
+ * pages the ring holds, oldest first, in the kernel's format
+ * (ring_buffer_foreign_pages()): the flight recorder of every program.
+ *
+ * The mapping is written by another process, which may be buggy, killed
+ * in the middle of a record, or hostile: every word read from it is
+ * checked before it is used as an offset, a length or a count, and it is
+ * only ever read (the collector's mapping is PROT_READ, so no atomic
+ * read-modify-write, which would fault, is used here).  The worst a
+ * writer can do is garbage in its own records.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+
+#include "../../internal.h"
+#include "rb_internal.h"
+
+static bool rb_keep;
+
+/**
+ * ring_buffer_keep_memfds - keep the memfd of every buffer allocated from now on
+ *
+ * Called by the collector's client before the first buffer of the process
+ * is made.  The descriptor stays open (close-on-exec) so that
+ * ring_buffer_memfd() can hand it on; a program that closes it takes that
+ * away, and nothing else: the mapping lives on (the descriptor is checked
+ * to be ours before each use, and never closed unless it is).
+ */
+void ring_buffer_keep_memfds(void)
+{
+	__atomic_store_n(&rb_keep, true, __ATOMIC_RELEASE);
+}
+
+bool rb_keeps_memfds(void)
+{
+	return __atomic_load_n(&rb_keep, __ATOMIC_ACQUIRE);
+}
+
+/* Is the buffer's kept memfd still the one it made? */
+bool rb_memfd_ours(const struct trace_buffer *buffer)
+{
+	struct stat st;
+
+	return buffer->memfd >= 0 && !fstat(buffer->memfd, &st) &&
+	       st.st_dev == buffer->memfd_dev && st.st_ino == buffer->memfd_ino;
+}
+
+/**
+ * ring_buffer_memfd - a new descriptor of the buffer's memory
+ * @buffer: the buffer
+ * @size:   receives the mapping's size
+ *
+ * Return: a close-on-exec descriptor the caller owns, or -ENOENT (the
+ * memfd was not kept, or the program closed it), -errno of dup.
+ */
+int ring_buffer_memfd(struct trace_buffer *buffer, size_t *size)
+{
+	int fd;
+
+	pthread_mutex_lock(&buffer->mutex);
+	fd = rb_memfd_ours(buffer) ? fcntl(buffer->memfd, F_DUPFD_CLOEXEC, 0) : -1;
+	if (fd < 0)
+		fd = buffer->memfd >= 0 && rb_memfd_ours(buffer) ? -errno : -ENOENT;
+	*size = buffer->map_size;
+	pthread_mutex_unlock(&buffer->mutex);
+	return fd;
+}
+
+/* The header of a foreign mapping, checked: our layout, and within @size. */
+static int rb_foreign_header(const void *map, size_t size, const struct rb_shared_header **hp)
+{
+	const struct rb_shared_header *h = map;
+
+	if (size < RB_HDR_SIZE || h->magic != RB_LAYOUT_MAGIC ||
+	    h->version != RB_LAYOUT_VERSION || h->header_size < sizeof(*h) ||
+	    h->page_size != RB_PAGE_SIZE || h->cpu_shift != RB_CPU_SHIFT ||
+	    h->cpu_offset != RB_HDR_SIZE || h->meta_size != RB_META_SIZE ||
+	    h->max_pages != RB_MAX_PAGES || h->slots_off != RB_SLOTS_OFF ||
+	    h->page_slot_off != RB_PAGE_SLOT_OFF || h->lost_off != RB_LOST_OFF ||
+	    !h->nr_cpus || h->nr_cpus > 8192 ||
+	    (size - RB_HDR_SIZE) >> RB_CPU_SHIFT < h->nr_cpus)
+		return -EINVAL;
+	*hp = h;
+	return 0;
+}
+
+/**
+ * ring_buffer_foreign_cpus - the CPUs of another process's buffer
+ * @map:  its memfd, mapped (read-only)
+ * @size: the mapping's size
+ *
+ * Return: the number of CPUs, or -EINVAL (not a ring buffer of this
+ * layout version).
+ */
+int ring_buffer_foreign_cpus(const void *map, size_t size)
+{
+	const struct rb_shared_header *h;
+	int err = rb_foreign_header(map, size, &h);
+
+	return err ? err : (int)h->nr_cpus;
+}
+
+/*
+ * How far the events on a page that is not complete can be trusted: the
+ * events whose headers make sense, up to @limit.  A writer killed between
+ * its reservation and its commit leaves such a page: its record and those
+ * after it on the page are dropped (and counted by the caller).
+ */
+static u32 rb_foreign_valid(const u32 *data, u32 limit)
+{
+	u32 off = 0;
+
+	while (off + RB_EVNT_HDR_SIZE <= limit) {
+		u32 hdr = __atomic_load_n(&data[off / 4], __ATOMIC_RELAXED);
+		u32 type = hdr & 31, len;
+
+		if (!hdr)
+			break;	/* reserved, never written */
+		if (type == RINGBUF_TYPE_PADDING) {
+			len = RB_EVNT_HDR_SIZE;
+			if (off + 8 <= limit)
+				len += __atomic_load_n(&data[off / 4 + 1], __ATOMIC_RELAXED);
+			else
+				break;
+		} else if (type == RINGBUF_TYPE_TIME_EXTEND || type == RINGBUF_TYPE_TIME_STAMP) {
+			len = RB_LEN_TIME_EXTEND;
+		} else if (type) {
+			len = RB_EVNT_HDR_SIZE + type * 4;
+		} else {
+			if (off + 8 > limit)
+				break;
+			len = __atomic_load_n(&data[off / 4 + 1], __ATOMIC_RELAXED);
+			if (len > RB_DATA_SIZE)
+				break;
+			len = RB_EVNT_HDR_SIZE + 4 + ((len + 3) & ~3u);
+		}
+		if (len < RB_EVNT_HDR_SIZE || len > limit - off)
+			break;
+		off += len;
+	}
+	return off;
+}
+
+/**
+ * ring_buffer_foreign_pages - copy out a CPU's pages of another process's buffer
+ * @map:    its memfd, mapped (read-only)
+ * @size:   the mapping's size
+ * @cpu:    the CPU
+ * @fd:     where the pages go (written at its current position)
+ * @pages:  receives the number of pages written
+ * @killed: receives the bytes of pages that were never committed (a
+ *          writer killed in the middle of a record), dropped
+ *
+ * The pages of the ring, oldest first, each 4 KiB in the kernel's format;
+ * the page being written as far as it is committed.  Pages a reader of
+ * the program consumed are not there any more.  A live writer may
+ * overwrite a page while it is copied: the slot word, read again after
+ * the copy, says so, and the page is left out.
+ * Return: 0, -EINVAL (a bad @cpu or mapping), -errno of write().
+ */
+int ring_buffer_foreign_pages(const void *map, size_t size, int cpu, int fd, uint64_t *pages,
+			      uint64_t *killed)
+{
+	const struct rb_shared_header *h;
+	char page_buf[RB_PAGE_SIZE];
+	const char *region;
+	const struct rb_cpu_meta *meta;
+	const u64 *slots;
+	u32 n, nr_pages, tpage, tseq, toff, tslot;
+	u64 pos;
+	int err = rb_foreign_header(map, size, &h);
+
+	*pages = *killed = 0;
+	if (err)
+		return err;
+	if (cpu < 0 || (u32)cpu >= h->nr_cpus)
+		return -EINVAL;
+	region = (const char *)map + RB_HDR_SIZE + ((size_t)cpu << RB_CPU_SHIFT);
+	meta = (const struct rb_cpu_meta *)region;
+	slots = (const u64 *)(region + RB_SLOTS_OFF);
+	n = __atomic_load_n(&meta->nr_slots, __ATOMIC_RELAXED);
+	nr_pages = __atomic_load_n(&meta->nr_pages, __ATOMIC_RELAXED);
+	pos = __atomic_load_n(&meta->tail.pos, __ATOMIC_ACQUIRE);
+	tpage = rb_pos_page(pos);
+	tseq = rb_pos_seq(pos);
+	toff = rb_pos_off(pos);
+	if (n < 2 || n >= RB_MAX_PAGES || nr_pages > RB_MAX_PAGES || tpage >= nr_pages)
+		return 0;	/* nothing we can trust */
+	tslot = __atomic_load_n(&((const u16 *)(region + RB_PAGE_SLOT_OFF))[tpage],
+				__ATOMIC_RELAXED);
+	if (tslot >= n)
+		return 0;
+	for (u32 back = n - 1; back != UINT32_MAX; back--) {
+		u32 seq = (tseq - back) & RB_SEQ_MASK, slot = (tslot + n - back) % n;
+		u64 w = __atomic_load_n(&slots[slot], __ATOMIC_ACQUIRE), w2;
+		u32 page = rb_slot_page(w), committed = rb_slot_committed(w), end;
+		const char *src;
+		u64 commit;
+		u32 lost;
+
+		if (rb_slot_seq(w) != seq || (w & RB_SLOT_CONSUMED) || page >= nr_pages)
+			continue;
+		src = region + RB_META_SIZE + (size_t)page * RB_PAGE_SIZE;
+		commit = __atomic_load_n((const u64 *)(src + 8), __ATOMIC_RELAXED);
+		if (committed == RB_SLOT_FULL) {
+			if (commit > RB_DATA_SIZE)
+				continue;
+			end = (u32)commit;
+		} else if (back == 0 && !rb_off_frozen(toff) && toff <= RB_DATA_SIZE &&
+			   committed == toff + RB_MARK_OPEN) {
+			end = toff;	/* the page being written: all it holds is committed */
+		} else {
+			/* Never finished: a writer died on it (or is still at it). */
+			u32 limit = back == 0 && toff <= RB_DATA_SIZE ? toff : RB_DATA_SIZE;
+
+			end = rb_foreign_valid((const u32 *)(src + RB_PAGE_HDR_SIZE), limit);
+			*killed += limit - end;
+		}
+		if (!end)
+			continue;
+		memcpy(page_buf, src, RB_PAGE_HDR_SIZE + end);
+		w2 = __atomic_load_n(&slots[slot], __ATOMIC_ACQUIRE);
+		if (rb_slot_seq(w2) != seq || (w2 & RB_SLOT_CONSUMED) || rb_slot_page(w2) != page)
+			continue;	/* overwritten while copied */
+		/* The commit word: the length, and the losses before the page, as a reader's. */
+		lost = __atomic_load_n(&((const u32 *)(region + RB_LOST_OFF))[slot], __ATOMIC_RELAXED);
+		commit = end;
+		memset(page_buf + RB_PAGE_HDR_SIZE + end, 0, RB_DATA_SIZE - end);
+		if (lost) {
+			commit |= RB_MISSED_EVENTS;
+			if (end + 8 <= RB_DATA_SIZE) {
+				u64 count = lost;
+
+				memcpy(page_buf + RB_PAGE_HDR_SIZE + end, &count, 8);
+				commit |= RB_MISSED_STORED;
+			}
+		}
+		memcpy(page_buf + 8, &commit, 8);
+		for (size_t done = 0; done < sizeof(page_buf);) {
+			ssize_t r = write(fd, page_buf + done, sizeof(page_buf) - done);
+
+			if (r < 0 && errno == EINTR)
+				continue;
+			if (r <= 0)
+				return r < 0 ? -errno : -EIO;
+			done += (size_t)r;
+		}
+		(*pages)++;
+	}
+	return 0;
+}
