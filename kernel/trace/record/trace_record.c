@@ -781,18 +781,21 @@ static const char *rec_numbered_path(void)
  * file (SIGKILL); the file is removed after the final write, and one that
  * was removed between our open and our lock is not taken (its inode is no
  * longer the name's).  Without a table of the thread's own (seccomp), a
- * descriptor kept would be the program's: no claim is taken.
+ * descriptor kept would be the program's: no claim is taken.  A part of
+ * ustrace record's has a name of its own; it claims the output's name for
+ * its numbered files (the dump signal), and says nothing.
+ *
+ * @path: the output, or the parts' numbered files' name (PATH_MAX bytes).
  */
-
-static void rec_claim_output(void)
+static void rec_claim_output(char *path)
 {
 	char buf[24];
-	size_t len = strlen(rec.cfg.output);
+	size_t len = strlen(path);
 	struct seq_buf t;
 
 	if (len + 6 > sizeof(rec.claim_path))
 		return;
-	memcpy(rec.claim_path, rec.cfg.output, len);
+	memcpy(rec.claim_path, path, len);
 	memcpy(rec.claim_path + len, ".lock", 6);
 	for (int tries = 0; tries < 8; tries++) {
 		int fd = rec_sys_open(rec.claim_path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC,
@@ -831,8 +834,8 @@ static void rec_claim_output(void)
 		seq_buf_put_decimal(&t, (uint64_t)getpid(), 0, ' ');
 		if (len + seq_buf_used(&t) + 1 > PATH_MAX)
 			return;
-		memcpy(rec.cfg.output + len, buf, seq_buf_used(&t));
-		rec.cfg.output[len + seq_buf_used(&t)] = '\0';
+		memcpy(path + len, buf, seq_buf_used(&t));
+		path[len + seq_buf_used(&t)] = '\0';
 		rec.claim_path[0] = '\0';
 		return;
 	}
@@ -936,8 +939,8 @@ static int rec_thread_init(void)
 
 	rec.thread_tid = rec_gettid();
 	rec.own_table = rec_own_table();
-	if (rec.own_table && !rec.cfg.part)
-		rec_claim_output();
+	if (rec.own_table)
+		rec_claim_output(rec.cfg.part ? rec.cfg.dump_base : rec.cfg.output);
 	err = rec_spills_open();
 	if (err || !rec.own_table)
 		rec_spills_close();
@@ -1673,7 +1676,7 @@ static int rec_start(struct rec_config *cfg)
 	err = rec_thread_start();
 	if (err)
 		goto fail;
-	if (rec.claim_other) {
+	if (rec.claim_other && !rec.cfg.part) {
 		const char *dot = strrchr(rec.cfg.output, '.');
 
 		if (rec.claim_other > 0)
