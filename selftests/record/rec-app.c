@@ -49,7 +49,9 @@
  *             refuses openat() with O_TMPFILE (EOPNOTSUPP, as a file
  *             system without unnamed files does)
  *   -X HOW    end by HOW: _exit, _Exit, quick_exit, exec (execl() of
- *             /bin/true), execvp (of "true"), or go on after: execfail
+ *             /bin/true), execvp (of "true"), reexec (execv() of
+ *             this program again, with -w and -n as given, which records
+ *             on its own and returns from main()), or go on after: execfail
  *             (exec of a file that does not exist), vfork (a child that
  *             calls _exit()), vfork-exec (a child that execs /bin/true),
  *             fork (a child that calls _exit()), spawn (posix_spawn() of
@@ -414,6 +416,14 @@ static int end_by(const char *how)
 		execl("/bin/true", "true", (char *)NULL);
 	if (!strcmp(how, "execvp"))
 		execvp("true", argv);
+	if (!strcmp(how, "reexec")) {
+		char w[16], n[24];
+
+		snprintf(w, sizeof(w), "%d", nr_workers);
+		snprintf(n, sizeof(n), "%lu", nr_seq);
+		execl("/proc/self/exe", "rec-app", "-w", w, "-n", n, (char *)NULL);
+		return -1;
+	}
 	if (!strcmp(how, "execfail")) {
 		execl("/nonexistent/rec-app", "rec-app", (char *)NULL);
 		return errno == ENOENT ? 0 : -1;

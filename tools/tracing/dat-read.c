@@ -325,9 +325,11 @@ void dat_free_summary(struct dat_summary *d)
 unsigned long long dat_stat(const struct dat_cpu *cpu, const char *name)
 {
 	size_t len = strlen(name);
+	unsigned long long sum = 0;
 
+	/* A merged file's CPUSTAT holds one text per program: their sum. */
 	for (const char *p = cpu->stats; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
 		if (!strncmp(p, name, len) && p[len] == ':')
-			return strtoull(p + len + 1, NULL, 10);
-	return 0;
+			sum += strtoull(p + len + 1, NULL, 10);
+	return sum;
 }

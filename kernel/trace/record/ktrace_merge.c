@@ -76,7 +76,8 @@ struct src {
 	uint64_t		missed;		/* lost before the next record */
 	bool			lost;
 	struct ts_map		map;
-	long			id_offset;	/* 0: ids as they are */
+	const uint16_t		*id_map;	/* NULL: ids as they are */
+	long			nr_ids;		/* entries of @id_map */
 	/* the record at hand */
 	bool			has;
 	uint64_t		rec_ts;
@@ -277,13 +278,13 @@ static void out_record(struct out *o, const struct src *s)
 	}
 	out_u32(o, type | (uint32_t)delta << 5);
 	memcpy(o->page + 16 + o->len, s->rec + 4, body);
-	if (s->id_offset) {
+	if (s->id_map) {
 		unsigned char *id = o->page + 16 + o->len + (type == 0 ? 4 : 0);
 		uint16_t v;
 
 		memcpy(&v, id, 2);
-		if (v >= 21) {
-			v = (uint16_t)(v + s->id_offset);
+		if (v >= 21 && v < s->nr_ids && s->id_map[v]) {
+			v = s->id_map[v];
 			memcpy(id, &v, 2);
 		}
 	}
@@ -360,15 +361,37 @@ static struct trace_dat_format **append(struct trace_dat_format **tail,
 	return &f->next;
 }
 
+/* @a and @b, but for their "ID: N" lines, and of one system. */
+static bool same_format(const struct trace_dat_format *a, const struct trace_dat_format *b)
+{
+	const char *pa = strstr(a->text, "\nID: "), *pb = strstr(b->text, "\nID: ");
+	const char *ea, *eb;
+
+	if (!pa || !pb || strcmp(a->system, b->system) || pa - a->text != pb - b->text ||
+	    memcmp(a->text, b->text, (size_t)(pa - a->text)))
+		return false;
+	ea = strchr(pa + 1, '\n');
+	eb = strchr(pb + 1, '\n');
+	ea = ea ? ea : a->text + a->len;
+	eb = eb ? eb : b->text + b->len;
+	return a->len - (size_t)(ea - a->text) == b->len - (size_t)(eb - b->text) &&
+	       !memcmp(ea, eb, a->len - (size_t)(ea - a->text));
+}
+
 /*
  * The file's formats: the first program's ftrace ones, the kernel's, then
- * each program's with its ids moved (@offsets).
+ * each program's, its ids mapped (@maps, @nr_ids): an event whose format
+ * an earlier program placed already (the same program, run many times)
+ * takes that one's id; the others are moved up by a multiple of 1000 above
+ * the highest id so far.  Without the kernel (@nokernel) the first
+ * program keeps its ids.
  */
 static int build_formats(struct ustrace_kernel *k, struct kt_dat *in, int nr_in,
-			 long *offsets, struct trace_dat_format **list)
+			 bool nokernel, uint16_t **maps, long *nr_ids,
+			 struct trace_dat_format **list)
 {
-	struct trace_dat_format **tail = list;
-	long max;
+	struct trace_dat_format **tail = list, **progs;
+	long max, offset, id;
 
 	*list = NULL;
 	for (const struct trace_dat_format *f = nr_in ? in[0].formats : NULL; f; f = f->next)
@@ -377,14 +400,33 @@ static int build_formats(struct ustrace_kernel *k, struct kt_dat *in, int nr_in,
 	for (const struct trace_dat_format *f = k->formats; f; f = f->next)
 		if (!(tail = append(tail, format_moved(f, 0))))
 			return -ENOMEM;
+	progs = tail;
 	for (int i = 0; i < nr_in; i++) {
 		max = max_id(*list);
-		offsets[i] = (max / 1000 + 1) * 1000;
-		if (max_id(in[i].formats) + offsets[i] > 65535)
-			return kt_fail(-ERANGE, "event ids: more than 65535");
-		for (const struct trace_dat_format *f = in[i].formats; f; f = f->next)
-			if (!f->ftrace && !(tail = append(tail, format_moved(f, offsets[i]))))
+		offset = nokernel && !i ? 0 : (max / 1000 + 1) * 1000;
+		nr_ids[i] = max_id(in[i].formats) + 1;
+		maps[i] = calloc((size_t)nr_ids[i], sizeof(**maps));
+		if (!maps[i])
+			return -ENOMEM;
+		for (const struct trace_dat_format *f = in[i].formats; f; f = f->next) {
+			const struct trace_dat_format *same = NULL;
+
+			id = kt_format_id(f);
+			if (f->ftrace || id < 21)
+				continue;
+			for (const struct trace_dat_format *g = *progs; g && !same; g = g->next)
+				if (same_format(f, g))
+					same = g;
+			if (same) {
+				maps[i][id] = (uint16_t)kt_format_id(same);
+				continue;
+			}
+			if (id + offset > 65535)
+				return kt_fail(-ERANGE, "event ids: more than 65535");
+			maps[i][id] = (uint16_t)(id + offset);
+			if (!(tail = append(tail, format_moved(f, offset))))
 				return -ENOMEM;
+		}
 	}
 	return 0;
 }
@@ -394,8 +436,11 @@ static bool same_clock_kind(const char *a, const char *b)
 	return !strcmp(a, b);
 }
 
-/* How input @d's stamps and the kernel's become the file's (input 0's). */
-static int clock_maps(struct ustrace_kernel *k, struct kt_dat *in, int nr_in,
+/*
+ * How each input's stamps and the kernel's become the file's (input 0's).
+ * @nokernel: the programs' files alone.
+ */
+static int clock_maps(struct ustrace_kernel *k, struct kt_dat *in, int nr_in, bool nokernel,
 		      struct ts_map *kmap, struct ts_map *imaps)
 {
 	const struct kt_dat *ref = &in[0];
@@ -403,7 +448,9 @@ static int clock_maps(struct ustrace_kernel *k, struct kt_dat *in, int nr_in,
 
 	memset(kmap, 0, sizeof(*kmap));
 	memset(imaps, 0, sizeof(*imaps) * (size_t)nr_in);
-	if (tsc_local) {
+	if (nokernel) {
+		/* Nothing to map the kernel's onto. */
+	} else if (tsc_local) {
 		if (strcmp(k->clock, "x86-tsc"))
 			return kt_fail(-EINVAL, "the program's clock is the TSC; the kernel's "
 				       "must be x86-tsc, not %s", k->clock);
@@ -497,12 +544,14 @@ static char *join_cmdlines(struct ustrace_kernel *k, struct kt_dat *in, int nr_i
 
 struct merge {
 	struct trace_dat_format	*formats;
-	long			*offsets;
+	uint16_t		**id_maps;
+	long			*nr_ids;
 	struct ts_map		kmap, *imaps;
 	struct trace_dat_cpu	*cpus;
 	struct out		*outs;
 	char			*cmdlines;
 	int			nr_cpus;
+	int			nr_in;
 };
 
 static void merge_free(struct merge *m)
@@ -513,7 +562,10 @@ static void merge_free(struct merge *m)
 			close(m->outs[cpu].fd);
 	}
 	kt_formats_free(m->formats);
-	free(m->offsets);
+	for (int i = 0; m->id_maps && i < m->nr_in; i++)
+		free(m->id_maps[i]);
+	free(m->id_maps);
+	free(m->nr_ids);
 	free(m->imaps);
 	free(m->cpus);
 	free(m->outs);
@@ -543,7 +595,7 @@ static int merge_data(struct ustrace_kernel *k, struct kt_dat *in, int nr_in, st
 			if (cpu < in[i].nr_cpus && in[i].cpus[cpu].size)
 				srcs[nr++] = (struct src){ .pages = in[i].cpus[cpu].pages,
 					.size = in[i].cpus[cpu].size, .map = m->imaps[i],
-					.id_offset = m->offsets[i] };
+					.id_map = m->id_maps[i], .nr_ids = m->nr_ids[i] };
 		o->fd = memfd_create("ustrace-merge", MFD_CLOEXEC);
 		if (o->fd < 0)
 			err = kt_fail(-errno, "memfd_create: %s", strerror(errno));
@@ -560,27 +612,30 @@ static int merge_data(struct ustrace_kernel *k, struct kt_dat *in, int nr_in, st
 	return err;
 }
 
-static int merge_setup(struct ustrace_kernel *k, struct kt_dat *in, int nr_in, struct merge *m)
+static int merge_setup(struct ustrace_kernel *k, struct kt_dat *in, int nr_in,
+		       bool nokernel, struct merge *m)
 {
 	int err;
 
+	m->nr_in = nr_in;
 	m->nr_cpus = k->nr_cpus;
 	for (int i = 0; i < nr_in; i++)
 		if (in[i].nr_cpus > m->nr_cpus)
 			m->nr_cpus = in[i].nr_cpus;
-	m->offsets = calloc((size_t)nr_in + 1, sizeof(*m->offsets));
+	m->id_maps = calloc((size_t)nr_in + 1, sizeof(*m->id_maps));
+	m->nr_ids = calloc((size_t)nr_in + 1, sizeof(*m->nr_ids));
 	m->imaps = calloc((size_t)nr_in + 1, sizeof(*m->imaps));
 	m->cpus = calloc((size_t)m->nr_cpus, sizeof(*m->cpus));
 	m->outs = calloc((size_t)m->nr_cpus, sizeof(*m->outs));
-	if (!m->offsets || !m->imaps || !m->cpus || !m->outs)
+	if (!m->id_maps || !m->nr_ids || !m->imaps || !m->cpus || !m->outs)
 		return kt_fail(-ENOMEM, "out of memory");
 	for (int cpu = 0; cpu < m->nr_cpus; cpu++)
 		m->outs[cpu].fd = -1;
-	err = build_formats(k, in, nr_in, m->offsets, &m->formats);
+	err = build_formats(k, in, nr_in, nokernel, m->id_maps, m->nr_ids, &m->formats);
 	if (err)
 		return kt_fail(err, "event formats: %s", strerror(-err));
 	if (nr_in) {
-		err = clock_maps(k, in, nr_in, &m->kmap, m->imaps);
+		err = clock_maps(k, in, nr_in, nokernel, &m->kmap, m->imaps);
 		if (err)
 			return err;
 	}
@@ -589,8 +644,9 @@ static int merge_setup(struct ustrace_kernel *k, struct kt_dat *in, int nr_in, s
 
 /**
  * kt_merge_write - write the merged file
- * @k:       the kernel's recording, stopped
+ * @k:       the kernel's recording, stopped; NULL: the programs' files alone
  * @in:      the programs' files (the first gives the clock), may be none
+ *           with @k, at least one without
  * @nr_in:   their number
  * @fd:      an empty file
  * @version: 6 or 7
@@ -600,10 +656,18 @@ static int merge_setup(struct ustrace_kernel *k, struct kt_dat *in, int nr_in, s
 int kt_merge_write(struct ustrace_kernel *k, struct kt_dat *in, int nr_in, int fd,
 		   int version)
 {
+	static struct ustrace_kernel none;
 	struct merge m = { 0 };
 	struct utsname u;
 	char uname_buf[sizeof(u) + 8] = "";
-	int err = merge_setup(k, in, nr_in, &m);
+	bool nokernel = !k;
+	int err;
+
+	if (nokernel && !nr_in)
+		return kt_fail(-EINVAL, "nothing to write");
+	if (nokernel)
+		k = &none;
+	err = merge_setup(k, in, nr_in, nokernel, &m);
 
 	if (!err)
 		err = merge_data(k, in, nr_in, &m);
@@ -616,7 +680,7 @@ int kt_merge_write(struct ustrace_kernel *k, struct kt_dat *in, int nr_in, int f
 			.formats	= m.formats,
 			.kallsyms	= nr_in ? in[0].kallsyms : "",
 			.clock_list	= nr_in && in[0].clock_list ? in[0].clock_list :
-					  k->clock_list,
+					  k->clock_list ? k->clock_list : "",
 			.clock		= nr_in ? in[0].clock : k->clock,
 			.nr_cpus	= m.nr_cpus,
 			.cpus		= m.cpus,
@@ -637,12 +701,47 @@ int kt_merge_write(struct ustrace_kernel *k, struct kt_dat *in, int nr_in, int f
 	return err;
 }
 
+/*
+ * A file without the clock scale option may have it beside it, in
+ * PATH.scale ("MODE MULT OFFSET"): what the library writes for each part
+ * of a recording of ustrace record (USTRACE_PARTS), whose files must stay
+ * as they would be alone.
+ */
+static void scale_beside(const char *path, struct kt_dat *d)
+{
+	char name[PATH_MAX + 8], buf[96];
+	unsigned long long mult, offset;
+	unsigned int mode;
+	ssize_t n;
+	int fd;
+
+	if (d->has_scale)
+		return;
+	snprintf(name, sizeof(name), "%s.scale", path);
+	fd = open(name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return;
+	buf[n] = '\0';
+	if (sscanf(buf, "%u %llu %llu", &mode, &mult, &offset) != 3 || !mult ||
+	    (mode != 1 && mode != 2))
+		return;
+	d->has_scale = true;
+	d->scale_mode = mode;
+	d->scale_mult = mult;
+	d->scale_offset = offset;
+}
+
 /**
  * ustrace_kernel_write - one trace.dat of the kernel's events and programs'
- * @k:       the recording, stopped (ustrace_kernel_stop())
+ * @k:       the recording, stopped (ustrace_kernel_stop()); NULL: the
+ *           programs' files alone, merged (ustrace record of a process tree)
  * @inputs:  the programs' files (trace.dat version 7, recorded with
- *           USTRACE_CLOCK_SCALE set), NULL-terminated; NULL or empty: the
- *           kernel's events alone
+ *           USTRACE_CLOCK_SCALE set, or with the scale in INPUT.scale),
+ *           NULL-terminated; NULL or empty: the kernel's events alone
  * @output:  the file to write; replaced whole (written under another name,
  *           then renamed)
  * @version: 6 or 7 (0: 7)
@@ -657,15 +756,20 @@ int ustrace_kernel_write(struct ustrace_kernel *k, const char *const *inputs,
 	struct kt_dat *in;
 	int nr_in = 0, err = 0, fd;
 
-	if (!k || !k->stopped || !output || (version && version != 6 && version != 7))
+	if ((k && !k->stopped) || !output || (version && version != 6 && version != 7))
 		return kt_fail(-EINVAL, "ustrace_kernel_write: bad arguments");
 	while (inputs && inputs[nr_in])
 		nr_in++;
+	if (!k && !nr_in)
+		return kt_fail(-EINVAL, "ustrace_kernel_write: no kernel, no input");
 	in = calloc((size_t)nr_in + 1, sizeof(*in));
 	if (!in)
 		return kt_fail(-ENOMEM, "out of memory");
-	for (int i = 0; !err && i < nr_in; i++)
+	for (int i = 0; !err && i < nr_in; i++) {
 		err = kt_dat_open(inputs[i], &in[i]);
+		if (!err)
+			scale_beside(inputs[i], &in[i]);
+	}
 	if (!err) {
 		snprintf(tmp, sizeof(tmp), "%s.part-%d", output, (int)getpid());
 		fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);

@@ -63,7 +63,9 @@
 #include <time.h>
 #include <ucontext.h>
 #include <unistd.h>
+#include <sys/file.h>
 #include <sys/random.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
 
@@ -107,6 +109,8 @@ struct rec_config {
 	struct rec_pattern	*pats;
 	unsigned int		nr_pats;
 	char			*output;	/* absolute, %p expanded */
+	char			*dump_base;	/* numbered files: NULL, the output */
+	bool			part;		/* a part of ustrace record's */
 	unsigned long		buffer_kb;
 	unsigned int		clock_idx;
 	int			mode;
@@ -186,7 +190,10 @@ static struct recorder {
 	char			kallsyms[64];
 	char			uname[sizeof(struct utsname)];
 	bool			clock_scale;
-} rec;
+	int			claim_fd;	/* the thread's; -1: no claim */
+	pid_t			claim_other;	/* who had the output; -1: unknown */
+	char			claim_path[PATH_MAX + 8];
+} rec = { .claim_fd = -1 };
 
 #define REC_INIT_PENDING	1
 
@@ -756,10 +763,91 @@ static const char *rec_numbered_path(void)
 	struct seq_buf t;
 
 	seq_buf_init(&t, path_buf, sizeof(path_buf));
-	seq_buf_puts(&t, rec.cfg.output);
+	seq_buf_puts(&t, rec.cfg.dump_base ? rec.cfg.dump_base : rec.cfg.output);
 	seq_buf_puts(&t, ".");
 	seq_buf_put_decimal(&t, ++rec.dump_seq, 0, ' ');
 	return path_buf;
+}
+
+/* ------------------------------------------------------------------
+ * The claim on the output
+ *
+ * Two processes given one output (USTRACE_OUTPUT set by hand for both)
+ * would each replace the other's file.  The first claims it: OUTPUT.lock,
+ * locked (flock()) by a descriptor of the thread's own table, which holds
+ * the lock until the process (or the recording) ends, and holds its pid.
+ * A process that finds the lock held writes OUTPUT.PID instead and says
+ * so.  The lock is taken over when its holder died without removing the
+ * file (SIGKILL); the file is removed after the final write, and one that
+ * was removed between our open and our lock is not taken (its inode is no
+ * longer the name's).  Without a table of the thread's own (seccomp), a
+ * descriptor kept would be the program's: no claim is taken.  A part of
+ * ustrace record's has a name of its own; it claims the output's name for
+ * its numbered files (the dump signal), and says nothing.
+ *
+ * @path: the output, or the parts' numbered files' name (PATH_MAX bytes).
+ */
+static void rec_claim_output(char *path)
+{
+	char buf[24];
+	size_t len = strlen(path);
+	struct seq_buf t;
+
+	if (len + 6 > sizeof(rec.claim_path))
+		return;
+	memcpy(rec.claim_path, path, len);
+	memcpy(rec.claim_path + len, ".lock", 6);
+	for (int tries = 0; tries < 8; tries++) {
+		int fd = rec_sys_open(rec.claim_path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC,
+				      0644);
+		struct stat a, b;
+		long n;
+
+		if (fd < 0)
+			return;		/* the file will say why, if it fails too */
+		if (!syscall(SYS_flock, fd, LOCK_EX | LOCK_NB)) {
+			if (syscall(SYS_fstat, fd, &a) || stat(rec.claim_path, &b) ||
+			    a.st_ino != b.st_ino || a.st_dev != b.st_dev) {
+				rec_sys_close(fd);	/* removed meanwhile: again */
+				continue;
+			}
+			seq_buf_init(&t, buf, sizeof(buf));
+			seq_buf_put_decimal(&t, (uint64_t)getpid(), 0, ' ');
+			seq_buf_puts(&t, "\n");
+			syscall(SYS_ftruncate, fd, 0);
+			syscall(SYS_pwrite64, fd, buf, seq_buf_used(&t), 0);
+			rec.claim_fd = fd;
+			return;
+		}
+		/* Held: the holder writes its pid right after it locks. */
+		for (int i = 0; i < 20; i++) {
+			n = syscall(SYS_pread64, fd, buf, sizeof(buf) - 1, 0);
+			if (n > 0)
+				break;
+			sleep_ms(1);
+		}
+		rec_sys_close(fd);
+		buf[n > 0 ? n : 0] = '\0';
+		rec.claim_other = atoi(buf) > 0 ? atoi(buf) : -1;
+		seq_buf_init(&t, buf, sizeof(buf));
+		seq_buf_puts(&t, ".");
+		seq_buf_put_decimal(&t, (uint64_t)getpid(), 0, ' ');
+		if (len + seq_buf_used(&t) + 1 > PATH_MAX)
+			return;
+		memcpy(path + len, buf, seq_buf_used(&t));
+		path[len + seq_buf_used(&t)] = '\0';
+		rec.claim_path[0] = '\0';
+		return;
+	}
+	rec.claim_path[0] = '\0';
+}
+
+/* After the final write, while the lock is held.  Async-signal-safe. */
+static void rec_drop_claim(void)
+{
+	if (rec.claim_fd >= 0 && rec.claim_path[0])
+		unlink(rec.claim_path);
+	rec.claim_path[0] = '\0';
 }
 
 /* ------------------------------------------------------------------
@@ -851,6 +939,8 @@ static int rec_thread_init(void)
 
 	rec.thread_tid = rec_gettid();
 	rec.own_table = rec_own_table();
+	if (rec.own_table)
+		rec_claim_output(rec.cfg.part ? rec.cfg.dump_base : rec.cfg.output);
 	err = rec_spills_open();
 	if (err || !rec.own_table)
 		rec_spills_close();
@@ -1048,6 +1138,7 @@ void trace_record_finish_now(void)
 	err = rec_ask(NULL, REC_W_NOLOCK, RECORD_FATAL_WAIT_MS);
 	if (!held)
 		rec_unlock();
+	rec_drop_claim();
 	__atomic_store_n(&rec.written, 1, __ATOMIC_RELEASE);
 	if (err)
 		rec_warn_safe(rec.cfg.output, -err);
@@ -1332,6 +1423,7 @@ static void rec_free_config(struct rec_config *cfg)
 	}
 	free(cfg->pats);
 	free(cfg->output);
+	free(cfg->dump_base);
 	memset(cfg, 0, sizeof(*cfg));
 }
 
@@ -1541,6 +1633,7 @@ static void rec_teardown(bool destroy)
 	rec_uninstall_handlers();
 	/* The thread closes the spills as it goes. */
 	rec_thread_stop();
+	rec.claim_fd = -1;		/* its table went with the thread */
 	free(rec.cpus);
 	rec.cpus = NULL;
 	if (destroy && rec.tr)
@@ -1566,6 +1659,8 @@ static int rec_start(struct rec_config *cfg)
 	rec.dump_seq = 0;
 	rec.last_err = rec.dump_err = 0;
 	rec.thread_tid = 0;
+	rec.claim_fd = -1;
+	rec.claim_other = 0;
 	err = rec_setup_instance();
 	if (err)
 		goto fail;
@@ -1581,6 +1676,18 @@ static int rec_start(struct rec_config *cfg)
 	err = rec_thread_start();
 	if (err)
 		goto fail;
+	if (rec.claim_other && !rec.cfg.part) {
+		const char *dot = strrchr(rec.cfg.output, '.');
+
+		if (rec.claim_other > 0)
+			rec_warn("%.*s: pid %d records into it; pid %d writes %s instead",
+				 (int)(dot - rec.cfg.output), rec.cfg.output,
+				 (int)rec.claim_other, (int)getpid(), rec.cfg.output);
+		else
+			rec_warn("%.*s: another process records into it; pid %d writes %s instead",
+				 (int)(dot - rec.cfg.output), rec.cfg.output, (int)getpid(),
+				 rec.cfg.output);
+	}
 	rec_install_handlers();
 	/* The notifier enables events from now on, under the event mutex. */
 	__atomic_store_n(&rec.state, REC_ON, __ATOMIC_RELEASE);
@@ -1635,6 +1742,7 @@ static int rec_finish(bool exiting)
 	rec_lock();
 	err = rec_ask(NULL, 0, -1);
 	rec_unlock();
+	rec_drop_claim();
 	__atomic_store_n(&rec.written, 1, __ATOMIC_RELEASE);
 	rec_report_errors(err);
 	trace_event_lock();
@@ -1720,6 +1828,60 @@ static int rec_attr_from_env(struct ustrace_record_attr *attr, const char **bad)
 	return 0;
 }
 
+/*
+ * USTRACE_PARTS=DIR (set by ustrace record): this process records into a
+ * part of its own, DIR/PID.N.dat, N the first number free (a program
+ * exec'd in the same process is a new part), which the command merges
+ * with the others into its output once every process ended.  The part is
+ * the file a process alone would write; its clock's scale, which the merge
+ * needs, goes beside it now, in DIR/PID.N.dat.scale, whose creation
+ * (O_EXCL) reserves the number.  Numbered files (the dump signal) keep the
+ * output's name, OUTPUT.1, OUTPUT.2, ...
+ */
+static int rec_use_parts(struct rec_config *cfg, const char *dir)
+{
+	struct ustrace_clock_scale cs = { .mode = 2, .mult = 1 };
+	char *path = malloc(PATH_MAX), line[80];
+	int len, fd = -1;
+
+	if (!path)
+		return -ENOMEM;
+	if (!strcmp(trace_clock_get(cfg->clock_idx)->name, "local"))
+		ustrace_clock_local_scale(&cs);
+	len = snprintf(line, sizeof(line), "%u %llu %llu\n", (unsigned int)cs.mode,
+		       (unsigned long long)cs.mult, (unsigned long long)cs.offset);
+	for (unsigned int n = 0; n < 10000; n++) {
+		if (snprintf(path, PATH_MAX, "%s/%d.%u.dat.scale", dir, (int)getpid(), n) >=
+		    PATH_MAX) {
+			free(path);
+			return -ENAMETOOLONG;
+		}
+		fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+		if (fd >= 0 || errno != EEXIST)
+			break;
+	}
+	if (fd < 0) {
+		int err = -errno;
+
+		free(path);
+		return err;
+	}
+	if (write(fd, line, (size_t)len) != len) {
+		int err = errno ? -errno : -ENOSPC;
+
+		close(fd);
+		unlink(path);
+		free(path);
+		return err;
+	}
+	close(fd);
+	path[strlen(path) - strlen(".scale")] = '\0';
+	cfg->dump_base = cfg->output;
+	cfg->output = path;
+	cfg->part = true;
+	return 0;
+}
+
 /* The variable of an attribute: "file_version" -> "USTRACE_FILE_VERSION". */
 static void rec_env_name(char *buf, size_t size, const char *what)
 {
@@ -1735,7 +1897,7 @@ static void trace_record_env_init(void)
 {
 	struct ustrace_record_attr attr = { 0 };
 	struct rec_config cfg;
-	const char *events, *what = NULL;
+	const char *events, *parts, *what = NULL;
 	char var[64];
 	int err;
 
@@ -1758,6 +1920,15 @@ static void trace_record_env_init(void)
 		rec_warn("%s=%s: bad value; not recording", what,
 			 ustrace_getenv(what) ? ustrace_getenv(what) : "");
 		return;
+	}
+	parts = ustrace_getenv_path("USTRACE_PARTS");
+	if (!err && parts && *parts) {
+		err = rec_use_parts(&cfg, parts);
+		if (err) {
+			rec_warn("USTRACE_PARTS=%s: %s; not recording", parts, strerror(-err));
+			rec_free_config(&cfg);
+			return;
+		}
 	}
 	if (!err)
 		err = rec_start(&cfg);
