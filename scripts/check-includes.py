@@ -55,6 +55,9 @@ INTERFACES = {
     # other processes (coll_client.c) and serves a tree of its own with
     # the FUSE server (tfs_serve(), struct tfs_backend).
     'kernel/trace/tracefs/tracefs.h': {'collector', 'tests'},
+    # The trace.dat writer, for the collector's dumps of the buffers it
+    # keeps (coll_record.c).
+    'kernel/trace/record/trace_dat.h': {'collector', 'tests'},
     # The ring buffer's fast-path seam: the inline reserve, for the event
     # probe alone (layout.rst, "The ring buffer's fast-path seam").  What
     # it includes comes with it; trace_events.c calls rb_reserve_fast()

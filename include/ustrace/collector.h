@@ -35,6 +35,17 @@ __ustrace_visible void ustrace_collector_stop(void);
  */
 __ustrace_visible int ustrace_collector_rundir(char *buf, size_t size);
 
+/*
+ * Write what the collector of @rundir (NULL: the default) holds in its
+ * buffers now, of every process it knows, running or gone, into one
+ * trace.dat @output (version 6 or 7; 0 for 7).  *@nr (if not NULL) is set
+ * to the number of processes in it.
+ * Return: 0, or a negative errno value (-ECONNREFUSED: no collector;
+ * -ENODATA: it holds no buffer).
+ */
+__ustrace_visible int ustrace_collector_dump(const char *rundir, const char *output,
+					     int version, int *nr);
+
 __USTRACE_END_DECLS
 
 #endif /* _USTRACE_COLLECTOR_H */

@@ -22,6 +22,7 @@ static const struct ustrace_cmd commands[] = {
 	{ "report",	cmd_report,	"show a trace.dat (trace-cmd report)" },
 	{ "list",	cmd_list,	"list the tracepoints or events an object defines" },
 	{ "daemon",	cmd_daemon,	"be the collector: one tracefs for every traced program" },
+	{ "dump",	cmd_dump,	"write what the collector's buffers hold into a trace.dat" },
 	{ "trace-cmd",	cmd_trace_cmd,	"run the stock trace-cmd on a ustrace tracefs" },
 	{ "version",	cmd_version,	"print the version" },
 	{ "help",	cmd_help,	"show this help" },

@@ -16,6 +16,7 @@ struct ustrace_cmd {
 };
 
 int cmd_daemon(int argc, char **argv);
+int cmd_dump(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_report(int argc, char **argv);

@@ -342,8 +342,15 @@ void coll_procs_state(const struct coll_msg *msg, const void *payload)
 /* ustrace dump: instead of HELLO, DUMP; answered here, then closed. */
 static bool coll_is_dump(int sock, const struct coll_msg *m)
 {
+	char drop[sizeof(*m)];
+
 	if (m->op != COLL_DUMP)
 		return false;
+	/* Taken off the queue: a socket closed with unread data resets its peer. */
+	if (recv(sock, drop, sizeof(drop), MSG_DONTWAIT) < 0) {
+		close(sock);
+		return true;
+	}
 	coll_record_dump(sock);
 	close(sock);
 	return true;
