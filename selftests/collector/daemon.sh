@@ -82,11 +82,12 @@ done
 sleep 0.7
 cat "$T/trace" >"$tmp/trace3"
 tids=$(tids_of "$app1" "$app2" "$app3")
+tids1=$(tids_of "$app1") tids2=$(tids_of "$app2") tids3=$(tids_of "$app3")
 check "three programs' events are in one trace, with their own pids" \
 	bash -c '[ -n "$1" ] && [ -z "$(comm -13 <(echo "$2") <(echo "$1"))" ] && [ "$(echo "$1" | wc -l)" -ge 3 ]' \
 	_ "$(pids_of "$tmp/trace3")" "$tids"
 same "each of the three has events in it" "3" \
-	"$(for p in "$app1" "$app2" "$app3"; do pids_of "$tmp/trace3" | grep -qx -f <(tids_of "$p") && echo y; done | wc -l)"
+	"$(for t in "$tids1" "$tids2" "$tids3"; do pids_of "$tmp/trace3" | grep -qx -f <(echo "$t") && echo y; done | wc -l)"
 same "each program's first round is there (enabled before its first event)" "3" \
 	"$(grep -c 'foo_bar: foo hello 0 ' "$tmp/trace3")"
 check "the merged trace is in time order" \
@@ -95,7 +96,7 @@ check "the event directory is listed once" \
 	bash -c "[ \"\$(ls '$T/events' | grep -c '^sample_trace\$')\" = 1 ]"
 timeout 1 cat "$T/trace_pipe" >"$tmp/pipe3" 2>/dev/null
 same "trace_pipe gives the events of all three" "3" \
-	"$(for p in "$app1" "$app2" "$app3"; do pids_of "$tmp/pipe3" | grep -qx -f <(tids_of "$p") && echo y; done | wc -l)"
+	"$(for t in "$tids1" "$tids2" "$tids3"; do pids_of "$tmp/pipe3" | grep -qx -f <(echo "$t") && echo y; done | wc -l)"
 rc=0
 for p in "$app1" "$app2" "$app3"; do wait "$p" || rc=$?; done
 same "programs exit normally" 0 "$rc"

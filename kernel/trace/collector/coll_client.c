@@ -43,6 +43,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/inotify.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -74,6 +75,7 @@ struct coll_event {
 	char			*system;
 	char			*name;
 	bool			applied;	/* under coll.lock */
+	bool			logged;		/* its format is in the log (coll.lock) */
 	bool			gone;		/* atomic */
 };
 
@@ -87,6 +89,9 @@ static struct {
 	bool			thread_started;
 	bool			lost;	/* the program took our descriptor */
 	pid_t			pid;	/* the process that connected */
+	int			fmt_fd;	/* the format log (-1: none yet) */
+	dev_t			fmt_dev;
+	ino_t			fmt_ino;
 	char			rundir[PATH_MAX];
 	struct coll_state	*state, **state_tail;
 	struct coll_event	*events;
@@ -94,6 +99,7 @@ static struct {
 } coll = {
 	.lock = PTHREAD_MUTEX_INITIALIZER,
 	.sock = -1,
+	.fmt_fd = -1,
 };
 
 /* ------------------------------------------------------------------
@@ -135,31 +141,33 @@ static void coll_disconnect(void)
 	}
 }
 
-/* Send a message (and a descriptor with it, @fd >= 0). */
-static int coll_send_fd(const struct coll_msg *m, const void *payload, size_t len, int fd)
+/* Send a message (and descriptors with it: @fd, @fd2 >= 0). */
+static int coll_send_fds(const struct coll_msg *m, const void *payload, size_t len, int fd,
+			 int fd2)
 {
 	struct iovec iov[2] = {
 		{ .iov_base = (void *)m, .iov_len = sizeof(*m) },
 		{ .iov_base = (void *)payload, .iov_len = len },
 	};
 	union {
-		char buf[CMSG_SPACE(sizeof(int))];
+		char buf[CMSG_SPACE(2 * sizeof(int))];
 		struct cmsghdr align;
 	} cm;
 	struct msghdr mh = { .msg_iov = iov, .msg_iovlen = len ? 2 : 1 };
+	int fds[2] = { fd, fd2 }, nr = (fd >= 0) + (fd >= 0 && fd2 >= 0);
 	struct cmsghdr *c;
 
 	if (!coll_sock_ours())
 		return -EBADF;
-	if (fd >= 0) {
+	if (nr) {
 		memset(&cm, 0, sizeof(cm));
 		mh.msg_control = cm.buf;
-		mh.msg_controllen = sizeof(cm.buf);
+		mh.msg_controllen = CMSG_SPACE((size_t)nr * sizeof(int));
 		c = CMSG_FIRSTHDR(&mh);
 		c->cmsg_level = SOL_SOCKET;
 		c->cmsg_type = SCM_RIGHTS;
-		c->cmsg_len = CMSG_LEN(sizeof(int));
-		memcpy(CMSG_DATA(c), &fd, sizeof(int));
+		c->cmsg_len = CMSG_LEN((size_t)nr * sizeof(int));
+		memcpy(CMSG_DATA(c), fds, (size_t)nr * sizeof(int));
 	}
 	if (sendmsg(coll.sock, &mh, MSG_NOSIGNAL) < 0)
 		return -errno;
@@ -168,7 +176,7 @@ static int coll_send_fd(const struct coll_msg *m, const void *payload, size_t le
 
 static int coll_send(const struct coll_msg *m, const void *payload, size_t len)
 {
-	return coll_send_fd(m, payload, len, -1);
+	return coll_send_fds(m, payload, len, -1, -1);
 }
 
 /*
@@ -385,6 +393,57 @@ static bool coll_state_global(const struct coll_state *s)
 	return rest && strncmp(rest, "events/", 7) && strcmp(rest, "set_event");
 }
 
+/*
+ * The format log: a memfd the collector holds (handed over with the
+ * buffer, GETBUF), into which the format of every event is appended as it
+ * registers, so that the collector can name the events of a process that
+ * died.  A record: u32 length of what follows, u32 length of the system's
+ * name, the name, the format's text.  Under coll.lock.
+ */
+static bool coll_fmt_ours(void)
+{
+	struct stat st;
+
+	return coll.fmt_fd >= 0 && !fstat(coll.fmt_fd, &st) && st.st_dev == coll.fmt_dev &&
+	       st.st_ino == coll.fmt_ino;
+}
+
+static void coll_fmt_log_locked(void)
+{
+	char path[PATH_MAX], *text = NULL;
+	struct coll_event *e;
+	struct tfs_file *f;
+	uint64_t ino;
+
+	if (!coll_fmt_ours() || tfs_init())
+		return;
+	text = malloc(COLL_MAX_PAYLOAD);
+	if (!text)
+		return;
+	for (e = __atomic_load_n(&coll.events, __ATOMIC_ACQUIRE); e; e = e->next) {
+		uint32_t head[2];
+		ssize_t n, len = 0;
+
+		if (e->logged || __atomic_load_n(&e->gone, __ATOMIC_RELAXED))
+			continue;
+		e->logged = true;
+		snprintf(path, sizeof(path), "events/%s/%s/format", e->system, e->name);
+		if (coll_resolve(path, &ino) || tfs_open(ino, O_RDONLY, &f))
+			continue;
+		while (len < COLL_MAX_PAYLOAD &&
+		       (n = tfs_read(f, text + len, (size_t)(COLL_MAX_PAYLOAD - len), len)) > 0)
+			len += n;
+		tfs_release(f);
+		head[1] = (uint32_t)strlen(e->system);
+		head[0] = head[1] + (uint32_t)len;
+		if (write(coll.fmt_fd, head, sizeof(head)) != sizeof(head) ||
+		    write(coll.fmt_fd, e->system, head[1]) != (ssize_t)head[1] ||
+		    write(coll.fmt_fd, text, (size_t)len) != len)
+			break;
+	}
+	free(text);
+}
+
 /* Apply what is due: the tree's entries once, each event's once.  Under coll.lock. */
 static void coll_apply_locked(void)
 {
@@ -394,6 +453,7 @@ static void coll_apply_locked(void)
 
 	if (!coll.welcomed || tfs_init())
 		return;
+	coll_fmt_log_locked();
 	if (!coll.globals_applied) {
 		coll.globals_applied = true;
 		for (s = coll.state; s; s = s->next) {
@@ -602,6 +662,22 @@ static int coll_getbuf(char *out, uint32_t *outlen)
 	*outlen = 0;
 	if (!b)
 		return -ENOMEM;
+	if (!coll_fmt_ours()) {
+		struct stat st;
+
+		coll.fmt_fd = memfd_create("ustrace-formats", MFD_CLOEXEC);
+		if (coll.fmt_fd >= 0 && fstat(coll.fmt_fd, &st)) {
+			close(coll.fmt_fd);
+			coll.fmt_fd = -1;
+		} else if (coll.fmt_fd >= 0) {
+			coll.fmt_dev = st.st_dev;
+			coll.fmt_ino = st.st_ino;
+		}
+		for (struct coll_event *e = __atomic_load_n(&coll.events, __ATOMIC_ACQUIRE); e;
+		     e = e->next)
+			e->logged = false;
+	}
+	coll_fmt_log_locked();
 	ustrace_clock_local_scale((struct ustrace_clock_scale *)out);
 	*outlen = sizeof(struct ustrace_clock_scale);
 	return ring_buffer_memfd(b, &size);
@@ -707,6 +783,26 @@ static int coll_register_locked(char *buf)
 	return 0;
 }
 
+/*
+ * BUFFER: the top-level buffer's memfd and the format log, right after
+ * WELCOME, so that the collector holds them before the program runs on.
+ * A buffer made before we could keep its memfd is not sent (the collector
+ * then has the tree, not the flight recorder).  Under coll.lock.
+ */
+static int coll_send_buffer_locked(void)
+{
+	struct coll_msg m = { .op = COLL_BUFFER };
+	char scale[sizeof(struct ustrace_clock_scale)];
+	uint32_t len;
+	int fd = coll_getbuf(scale, &len), err;
+
+	m.len = len;
+	err = coll_send_fds(&m, scale, len, fd, fd >= 0 && coll_fmt_ours() ? coll.fmt_fd : -1);
+	if (fd >= 0)
+		close(fd);
+	return err;
+}
+
 /* Connect and register; say why not on stderr when the collector is there but failed us. */
 static int coll_join_locked(char *buf)
 {
@@ -715,6 +811,8 @@ static int coll_join_locked(char *buf)
 	if (err)
 		return err;
 	err = coll_register_locked(buf);
+	if (!err)
+		err = coll_send_buffer_locked();
 	if (err) {
 		fprintf(stderr, "ustrace: the collector at %s %s: running untraced\n",
 			coll.rundir, err == -ETIMEDOUT ? "does not answer" : strerror(-err));
@@ -746,7 +844,7 @@ static void coll_serve(char *buf, char *out)
 
 			r = (struct coll_msg){ .op = COLL_REPLY, .seq = m->seq, .len = outlen };
 			r.ret = fd < 0 ? fd : 0;
-			coll_send_fd(&r, out, outlen, fd);
+			coll_send_fds(&r, out, outlen, fd, coll_fmt_ours() ? coll.fmt_fd : -1);
 			if (fd >= 0)
 				close(fd);
 		} else if (m->op >= COLL_LOOKUP && m->op < COLL_NR_OPS) {
@@ -893,6 +991,9 @@ static void coll_atfork_child(void)
 	coll.sock = -1;
 	coll.welcomed = false;
 	coll.lost = true;
+	if (coll_fmt_ours())
+		close(coll.fmt_fd);
+	coll.fmt_fd = -1;
 	for (i = 0; i < COLL_MAX_HANDLES; i++)
 		coll.handles[i] = NULL;
 	ustrace_fork_reinit_mutex(&coll.lock, PTHREAD_MUTEX_DEFAULT);

@@ -13,7 +13,13 @@
  *                                  then its executable's path
  *   collector -> program   STATE   one remembered control write (below),
  *                                  any number, then
- *                          WELCOME registration done
+ *                          WELCOME registration done; payload: the
+ *                                  collector's struct ustrace_clock_scale
+ *   program -> collector   BUFFER  its top-level buffer's memfd and its
+ *                                  format log (SCM_RIGHTS), payload its
+ *                                  struct ustrace_clock_scale; before
+ *                                  anything else (the collector waits for
+ *                                  it before it lists the process)
  *   collector -> program   a call of the tracefs tree (tracefs.h), which
  *                          the program answers with REPLY, same @seq:
  *                          @ret the call's return (negative errno), the
@@ -46,6 +52,7 @@ enum coll_op {
 	COLL_WELCOME,
 	COLL_STATE,
 	COLL_REPLY,
+	COLL_BUFFER,
 	/* The tree's calls: a = ino or file handle, b = offset, c = flags. */
 	COLL_LOOKUP,		/* a parent, payload name -> struct coll_stat */
 	COLL_GETATTR,		/* a ino -> struct coll_stat */

@@ -39,6 +39,7 @@ struct coll_record {
 	pid_t			pid;
 	char			comm[17];
 	int			memfd;
+	int			fmt_fd;		/* the process's format log, or -1 */
 	void			*map;
 	size_t			size;
 	struct ustrace_clock_scale scale;
@@ -258,6 +259,8 @@ static void rec_free(struct coll_record *r)
 		munmap(r->map, r->size);
 	if (r->memfd >= 0)
 		close(r->memfd);
+	if (r->fmt_fd >= 0)
+		close(r->fmt_fd);
 	free(r->header_page);
 	free(r->header_event);
 	free(r->clock_list);
@@ -296,39 +299,35 @@ static void rec_trim_locked(void)
 }
 
 /**
- * coll_record_take - keep a registered process's buffer and texts
- * @p: the process (a reference held by the caller)
+ * coll_record_buffer - keep a registering process's buffer
+ * @p:     the process (a reference held by the caller)
+ * @fds:   its BUFFER message's descriptors: the buffer's memfd, the format
+ *         log (-1 when missing); taken over
+ * @scale: its clock's scale
  *
- * Called after registration, without locks.  A process whose buffer's
- * memfd was not kept (made before it looked for a collector) is not
- * recorded.
+ * Called at registration, before the process is listed.  The texts
+ * follow with coll_record_texts(), once it answers calls.
  */
-void coll_record_take(struct coll_proc *p)
+void coll_record_buffer(struct coll_proc *p, int *fds, const struct ustrace_clock_scale *scale)
 {
-	struct coll_msg m = { .op = COLL_GETBUF };
 	struct coll_record *r = calloc(1, sizeof(*r));
-	uint32_t outlen;
 	struct stat st;
-	int fd = -1;
-	int64_t ret;
 
-	if (!r)
-		return;
-	r->memfd = -1;
-	ret = coll_proc_call_fd(p, &m, NULL, &r->scale, sizeof(r->scale), &outlen, &fd);
-	if (ret || fd < 0 || outlen != sizeof(r->scale) || fstat(fd, &st) ||
-	    st.st_size < (off_t)RB_PAGE_SIZE) {
-		if (fd >= 0)
-			close(fd);
-		if (!ret && fd < 0)
+	if (!r || fds[0] < 0 || fstat(fds[0], &st) || st.st_size < (off_t)RB_PAGE_SIZE) {
+		for (int i = 0; i < 2; i++)
+			if (fds[i] >= 0)
+				close(fds[i]);
+		if (r && fds[0] < 0)
 			coll_log(false, "process %d (%s): its buffer was made before it "
 				 "registered: not kept", (int)coll_proc_pid(p), coll_proc_comm(p));
 		free(r);
 		return;
 	}
-	r->memfd = fd;
+	r->memfd = fds[0];
+	r->fmt_fd = fds[1];
+	r->scale = *scale;
 	r->size = (size_t)st.st_size;
-	r->map = mmap(NULL, r->size, PROT_READ, MAP_SHARED | MAP_NORESERVE, fd, 0);
+	r->map = mmap(NULL, r->size, PROT_READ, MAP_SHARED | MAP_NORESERVE, r->memfd, 0);
 	if (r->map == MAP_FAILED || ring_buffer_foreign_cpus(r->map, r->size) <= 0) {
 		r->map = r->map == MAP_FAILED ? NULL : r->map;
 		coll_log(true, "process %d (%s): its buffer is not one of this layout: not kept",
@@ -338,17 +337,65 @@ void coll_record_take(struct coll_proc *p)
 	}
 	r->pid = coll_proc_pid(p);
 	snprintf(r->comm, sizeof(r->comm), "%s", coll_proc_comm(p));
-	r->header_page = rec_read(p, "events/header_page", NULL);
-	r->header_event = rec_read(p, "events/header_event", NULL);
-	r->clock_list = rec_read(p, "trace_clock", NULL);
-	r->cmdlines = rec_read(p, "saved_cmdlines", &r->cmdlines_len);
-	r->formats = rec_formats(p);
+	if (asprintf(&r->cmdlines, "%d %s\n", (int)r->pid, r->comm) > 0)
+		r->cmdlines_len = strlen(r->cmdlines);
 	coll_procs_ref_one(p);
 	r->proc = p;
 	pthread_mutex_lock(&rec_lock);
 	r->next = records;
 	records = r;
 	pthread_mutex_unlock(&rec_lock);
+}
+
+/**
+ * coll_record_texts - read the texts of a trace.dat from a registered process
+ * @p: the process (a reference held by the caller)
+ *
+ * After it is listed, without locks: header_page, header_event,
+ * trace_clock, saved_cmdlines, and its formats if it keeps no format log.
+ */
+void coll_record_texts(struct coll_proc *p)
+{
+	char *hp = rec_read(p, "events/header_page", NULL);
+	char *he = rec_read(p, "events/header_event", NULL);
+	char *cl = rec_read(p, "trace_clock", NULL), *cm;
+	struct trace_dat_format *formats = NULL;
+	struct coll_record *r;
+	bool need_formats;
+	size_t cml;
+
+	cm = rec_read(p, "saved_cmdlines", &cml);
+	pthread_mutex_lock(&rec_lock);
+	for (r = records; r && r->proc != p; r = r->next)
+		;
+	need_formats = r && r->fmt_fd < 0;
+	pthread_mutex_unlock(&rec_lock);
+	if (need_formats)
+		formats = rec_formats(p);
+	pthread_mutex_lock(&rec_lock);
+	for (r = records; r && r->proc != p; r = r->next)
+		;
+	if (r) {
+		if (hp)
+			free(r->header_page), r->header_page = hp, hp = NULL;
+		if (he)
+			free(r->header_event), r->header_event = he, he = NULL;
+		if (cl)
+			free(r->clock_list), r->clock_list = cl, cl = NULL;
+		if (cm && cml)
+			free(r->cmdlines), r->cmdlines = cm, r->cmdlines_len = cml, cm = NULL;
+		if (formats)
+			r->formats = formats, formats = NULL;
+	}
+	pthread_mutex_unlock(&rec_lock);
+	free(hp);
+	free(he);
+	free(cl);
+	free(cm);
+	for (struct trace_dat_format *f = formats, *next; f; f = next) {
+		next = f->next;
+		free(f);
+	}
 }
 
 /**
@@ -413,19 +460,63 @@ static void rec_clock_name(const char *list, char *out, size_t size)
 		snprintf(out, size, "%.*s", (int)(b - a - 1), a + 1);
 }
 
+/*
+ * The formats of the process's format log (coll_client.c): every event it
+ * registered, including after it registered with us.  The log is written
+ * by the process: every length is checked against what the file holds.
+ */
+static struct trace_dat_format *rec_log_formats(int fd)
+{
+	struct trace_dat_format *head = NULL, **tail = &head;
+	struct stat st;
+	char *buf;
+	size_t at = 0, size;
+
+	if (fd < 0 || fstat(fd, &st) || st.st_size <= 0 || st.st_size > (64 << 20))
+		return NULL;
+	size = (size_t)st.st_size;
+	buf = malloc(size);
+	if (!buf || pread(fd, buf, size, 0) != (ssize_t)size) {
+		free(buf);
+		return NULL;
+	}
+	while (at + 8 <= size) {
+		uint32_t len, sl;
+		char sys[NAME_MAX + 1];
+
+		memcpy(&len, buf + at, 4);
+		memcpy(&sl, buf + at + 4, 4);
+		if (len > size - at - 8 || sl > len || sl > NAME_MAX || !sl)
+			break;
+		memcpy(sys, buf + at + 8, sl);
+		sys[sl] = 0;
+		if (!memchr(sys, 0, sl) && (*tail = rec_format(sys, buf + at + 8 + sl, len - sl)))
+			tail = &(*tail)->next;
+		at += 8 + (size_t)len;
+	}
+	free(buf);
+	return head;
+}
+
 /* One process's trace.dat, in a memfd.  Return: the memfd or -errno. */
 static int rec_dat(struct coll_record *r)
 {
+	struct trace_dat_format *logged = rec_log_formats(r->fmt_fd), *f, *next;
 	int nr_cpus = ring_buffer_foreign_cpus(r->map, r->size), fd, err = 0;
 	struct trace_dat_cpu *cpus = calloc((size_t)(nr_cpus > 0 ? nr_cpus : 1), sizeof(*cpus));
 	char **stats = calloc((size_t)(nr_cpus > 0 ? nr_cpus : 1), sizeof(*stats));
 	char kallsyms[64], clock[32], uname_text[sizeof(struct utsname)];
 	struct trace_dat_info info;
 	struct utsname u;
+	static char own_page[512], own_event[512];
 
 	if (!cpus || !stats || nr_cpus <= 0) {
 		free(cpus);
 		free(stats);
+		for (f = logged; f; f = next) {
+			next = f->next;
+			free(f);
+		}
 		return nr_cpus <= 0 ? -EINVAL : -ENOMEM;
 	}
 	for (int c = 0; c < nr_cpus && !err; c++) {
@@ -451,11 +542,14 @@ static int rec_dat(struct coll_record *r)
 	if (!uname(&u))
 		snprintf(uname_text, sizeof(uname_text), "%s %s %s %s", u.sysname, u.nodename,
 			 u.release, u.machine);
+	/* A process that died before we read them: this library's texts. */
+	ring_buffer_print_page_header(own_page, sizeof(own_page));
+	ring_buffer_print_entry_header(own_event, sizeof(own_event));
 	info = (struct trace_dat_info){
 		.version	= 7,
-		.header_page	= r->header_page ? r->header_page : "",
-		.header_event	= r->header_event ? r->header_event : "",
-		.formats	= r->formats,
+		.header_page	= r->header_page ? r->header_page : own_page,
+		.header_event	= r->header_event ? r->header_event : own_event,
+		.formats	= logged ? logged : r->formats,
 		.kallsyms	= kallsyms,
 		.cmdlines	= r->cmdlines ? r->cmdlines : "",
 		.cmdlines_len	= r->cmdlines ? r->cmdlines_len : 0,
@@ -481,6 +575,10 @@ static int rec_dat(struct coll_record *r)
 	}
 	free(cpus);
 	free(stats);
+	for (f = logged; f; f = next) {
+		next = f->next;
+		free(f);
+	}
 	if (err) {
 		if (fd >= 0)
 			close(fd);

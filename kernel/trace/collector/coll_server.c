@@ -211,38 +211,51 @@ static void coll_proc_give_up(struct coll_proc *p, const char *why)
 		coll_record_gone(p);	/* the caller's reference keeps @p */
 }
 
-/* recv() of one message, and of the descriptor it carries (-1: none; closed if unwanted). */
+/*
+ * recv() of one message, and of the descriptors it carries: @fdp[0] and
+ * @fdp[1] (-1: none; all closed when @fdp is NULL).
+ */
 static ssize_t coll_recv_fd(int sock, void *buf, size_t size, int *fdp)
 {
 	union {
-		char buf[CMSG_SPACE(sizeof(int))];
+		char buf[CMSG_SPACE(4 * sizeof(int))];
 		struct cmsghdr align;
 	} cm;
 	struct iovec iov = { .iov_base = buf, .iov_len = size };
 	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = cm.buf,
 			     .msg_controllen = sizeof(cm.buf) };
 	struct cmsghdr *c;
+	int fds[2] = { -1, -1 }, nr = 0;
 	ssize_t n;
-	int fd = -1;
 
 	n = recvmsg(sock, &mh, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
 	for (c = n >= 0 ? CMSG_FIRSTHDR(&mh) : NULL; c; c = CMSG_NXTHDR(&mh, c)) {
-		if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS &&
-		    c->cmsg_len >= CMSG_LEN(sizeof(int))) {
+		if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS)
+			continue;
+		for (size_t i = 0; CMSG_LEN((i + 1) * sizeof(int)) <= c->cmsg_len; i++) {
 			int got;
 
-			memcpy(&got, CMSG_DATA(c), sizeof(int));
-			if (fd < 0)
-				fd = got;
+			memcpy(&got, CMSG_DATA(c) + i * sizeof(int), sizeof(int));
+			if (fdp && nr < 2)
+				fds[nr++] = got;
 			else
 				close(got);
 		}
 	}
-	if (fdp && n >= 0)
-		*fdp = fd;
-	else if (fd >= 0)
-		close(fd);
+	if (fdp) {
+		fdp[0] = fds[0];
+		fdp[1] = fds[1];
+	}
 	return n;
+}
+
+static void coll_close_fds(int *fdp)
+{
+	for (int i = 0; fdp && i < 2; i++) {
+		if (fdp[i] >= 0)
+			close(fdp[i]);
+		fdp[i] = -1;
+	}
 }
 
 int64_t coll_proc_call(struct coll_proc *p, struct coll_msg *msg, const void *payload,
@@ -282,20 +295,18 @@ int64_t coll_proc_call_fd(struct coll_proc *p, struct coll_msg *msg, const void 
 			goto out;
 		}
 		if (fdp)
-			*fdp = -1;
+			fdp[0] = fdp[1] = -1;
 		n = coll_recv_fd(p->sock, buf, sizeof(struct coll_msg) + COLL_MAX_PAYLOAD, fdp);
 		if (n < 0 && (errno == EAGAIN || errno == EINTR))
 			continue;
 		/* Gone, or a message that is not what the protocol says. */
 		if (n < (ssize_t)sizeof(*r) || r->len != n - sizeof(*r)) {
-			if (fdp && *fdp >= 0)
-				close(*fdp), *fdp = -1;
+			coll_close_fds(fdp);
 			coll_proc_give_up(p, n > 0 ? "broke the protocol" : NULL);
 			goto out;
 		}
 		if (r->op != COLL_REPLY || r->seq != msg->seq) {
-			if (fdp && *fdp >= 0)
-				close(*fdp), *fdp = -1;
+			coll_close_fds(fdp);
 			continue;	/* a late answer to a call given up on */
 		}
 		ret = r->ret;
@@ -317,6 +328,32 @@ int coll_proc_send(struct coll_proc *p, const struct coll_msg *msg, const void *
 	err = coll_sendmsg(p->sock, msg, payload);
 	pthread_mutex_unlock(&p->call_lock);
 	return err;
+}
+
+/*
+ * After WELCOME the program sends BUFFER first: take it (its descriptors
+ * and scale) before anything else is asked.  A program that does not
+ * within COLL_HELLO_READ_MS is listed without a flight record.
+ */
+void coll_proc_take_buffer(struct coll_proc *p)
+{
+	char buf[sizeof(struct coll_msg) + 64];
+	const struct coll_msg *m = (const struct coll_msg *)buf;
+	struct pollfd pfd = { .fd = p->sock, .events = POLLIN };
+	struct ustrace_clock_scale scale;
+	int fds[2] = { -1, -1 };
+	ssize_t n;
+
+	if (poll(&pfd, 1, COLL_HELLO_READ_MS) != 1)
+		return;
+	n = coll_recv_fd(p->sock, buf, sizeof(buf), fds);
+	if (n < (ssize_t)sizeof(*m) || m->op != COLL_BUFFER || m->len != sizeof(scale) ||
+	    (size_t)n != sizeof(*m) + sizeof(scale)) {
+		coll_close_fds(fds);
+		return;
+	}
+	memcpy(&scale, buf + sizeof(*m), sizeof(scale));
+	coll_record_buffer(p, fds, &scale);
 }
 
 void coll_procs_state(const struct coll_msg *msg, const void *payload)
@@ -414,7 +451,7 @@ static void coll_accept_one(int lsock)
 	}
 	coll_procs_ref_one(p);
 	coll_tree_learn(p);
-	coll_record_take(p);
+	coll_record_texts(p);
 	coll_procs_put_one(p);
 }
 

@@ -771,6 +771,8 @@ int coll_tree_welcome(struct coll_proc *p)
 	if (!err)
 		err = coll_proc_send(p, &m, &scale);
 	if (!err)
+		coll_proc_take_buffer(p);
+	if (!err)
 		coll_proc_list(p);
 	pthread_mutex_unlock(&state_lock);
 	free(payload);

@@ -56,7 +56,7 @@ const char *coll_proc_comm(const struct coll_proc *p);
  */
 int64_t coll_proc_call(struct coll_proc *p, struct coll_msg *msg, const void *payload,
 		       void *out, size_t size, uint32_t *outlen);
-/* The same, and the descriptor the answer carries in *@fdp (-1: none). */
+/* The same, and the descriptors the answer carries in @fdp[0], @fdp[1] (-1: none). */
 int64_t coll_proc_call_fd(struct coll_proc *p, struct coll_msg *msg, const void *payload,
 			  void *out, size_t size, uint32_t *outlen, int *fdp);
 
@@ -89,8 +89,13 @@ void coll_tree_log(const char *line);
  * coll_record.c: the processes' buffers, kept after them
  */
 
-/* Take a registered process's buffer and texts (after coll_tree_learn()). */
-void coll_record_take(struct coll_proc *p);
+/* Keep a registering process's buffer: its BUFFER message's descriptors. */
+struct ustrace_clock_scale;
+void coll_record_buffer(struct coll_proc *p, int *fds, const struct ustrace_clock_scale *scale);
+/* Read its texts for a trace.dat, once listed (no lock held). */
+void coll_record_texts(struct coll_proc *p);
+/* Wait for the BUFFER message of a process that got WELCOME, and keep it. */
+void coll_proc_take_buffer(struct coll_proc *p);
 /* The process is gone: its record stays. */
 void coll_record_gone(struct coll_proc *p);
 /* Answer ustrace dump on @sock. */

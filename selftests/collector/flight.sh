@@ -1,0 +1,123 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+#
+# The collector's flight recorder (system-mode.rst, "Buffers that outlive
+# their program"): what a program recorded is in the collector's buffers
+# however it ends, and `ustrace dump` writes it as one trace.dat that the
+# stock trace-cmd reads.  The program is selftests/record/rec-app (workers
+# firing rec_test:rec_seq worker=W seq=N), which ends as a user's program
+# does: SIGKILL, abort(), _exit(), after closing all its descriptors.
+. "$(dirname "$0")/../lib/tap.sh"
+tap_begin flight
+
+ustrace=$objtree/tools/tracing/ustrace
+app=$objtree/selftests/record/rec-app
+export LD_LIBRARY_PATH=$objtree${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+[ -e /dev/fuse ] && command -v fusermount3 >/dev/null || skip_all "no /dev/fuse or fusermount3"
+command -v trace-cmd >/dev/null || skip_all "no trace-cmd"
+[ -x "$ustrace" ] && [ -x "$app" ] || skip_all "not built"
+unset USTRACE_TRACEFS USTRACE_DAEMON USTRACE_EVENTS USTRACE_OUTPUT
+export USTRACE_RUNDIR=$tmp/run
+T=$USTRACE_RUNDIR/tracing
+dpid=
+
+start_daemon() {
+	"$ustrace" daemon --rundir "$USTRACE_RUNDIR" >>"$tmp/daemon.log" 2>&1 &
+	dpid=$!
+	for _ in $(seq 100); do
+		[ -e "$T/README" ] && [ -S "$USTRACE_RUNDIR/collector.sock" ] && return 0
+		sleep 0.05
+	done
+	return 1
+}
+
+stop_daemon() {
+	[ -n "$dpid" ] || return 0
+	kill -TERM "$dpid" 2>/dev/null
+	wait "$dpid" 2>/dev/null
+	dpid=
+}
+
+cleanup() {
+	stop_daemon
+	fusermount3 -uz "$T" 2>/dev/null
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+# seqs FILE: "W N" for each rec_seq of trace-cmd report's text.
+seqs() {
+	grep -o 'rec_seq: *worker=[0-9]* seq=[0-9]*' "$1" | sed 's/.*worker=\([0-9]*\) seq=\([0-9]*\)/\1 \2/'
+}
+
+# case NAME RESULT-FOR-2-WORKERS ARGS...: a fresh collector, everything
+# enabled, rec-app ARGS run to its end, then ustrace dump.
+run_case() {
+	local name=$1 want=$2
+	shift 2
+	stop_daemon
+	start_daemon || { not_ok "$name: the collector starts"; return; }
+	echo 1 > "$T/events/enable"
+	(cd "$tmp" && exec "$app" -w 2 "$@" >"$tmp/app.out" 2>"$tmp/app.err")
+	rc=$?
+	rm -f "$tmp/$name.dat"
+	if ! "$ustrace" dump -o "$tmp/$name.dat" 2>"$tmp/dump.err"; then
+		not_ok "$name: ustrace dump"
+		diag "$tmp/dump.err"
+		return
+	fi
+	trace-cmd report "$tmp/$name.dat" >"$tmp/$name.txt" 2>"$tmp/$name.report-err"
+	same "$name: trace-cmd report has every event the program recorded" "$want" \
+		"$(seqs "$tmp/$name.txt" | sort -u | wc -l)"
+	same "$name: and nothing it cannot name" 0 "$(grep -c 'UNKNOWN' "$tmp/$name.txt")"
+}
+
+run_case killed 2000 -n 1000 -k 9
+same "killed: the program died of SIGKILL" 137 "$rc"
+check "killed: each worker's sequence is complete, 0 to 999" \
+	bash -c "[ \"\$(grep -c 'seq=999\$' '$tmp/killed.txt')\" = 2 ] && [ \"\$(grep -c 'seq=0\$' '$tmp/killed.txt')\" = 2 ]"
+
+run_case aborted 600 -n 300 -k 6
+same "aborted: the program died of SIGABRT" 134 "$rc"
+
+run_case exited 1000 -n 500 -X _exit
+same "exited: the program ended by _exit()" 0 "$rc"
+
+# A daemon's close of every descriptor takes the collector's socket and
+# the buffer's memfd away: the program's files are its own, and the
+# events it records after are still in the collector's buffer (it maps
+# the same memory).
+run_case closed 800 -n 200 -c 12 -x
+same "closed: the program ended normally" 0 "$rc"
+check "closed: its twelve files hold what it wrote, nothing else" \
+	bash -c "for i in \$(seq 0 11); do [ \"\$(cat '$tmp'/victim-\$i)\" = VICTIM-DATA ] || exit 1; done"
+check "closed: it said nothing on stderr" bash -c "! grep -v '^ustrace: the program closed the collector' '$tmp/app.err' | grep ."
+
+# Two processes, one alive, one dead, in one file.
+stop_daemon
+start_daemon
+echo 1 > "$T/events/enable"
+(cd "$tmp" && exec "$app" -w 1 -n 100 -k 9 >/dev/null 2>&1)
+(cd "$tmp" && exec "$app" -w 1 -n 50 -W >"$tmp/ready" 2>/dev/null) &
+live=$!
+for _ in $(seq 100); do grep -q ready "$tmp/ready" 2>/dev/null && break; sleep 0.05; done
+check "dump of a dead and a running process" "$ustrace" dump -o "$tmp/two.dat"
+trace-cmd report "$tmp/two.dat" >"$tmp/two.txt" 2>/dev/null
+same "both are in it" "150" "$(seqs "$tmp/two.txt" | wc -l)"
+same "with two pids" 2 "$(grep 'rec_seq' "$tmp/two.txt" | awk '{print $1}' | sort -u | wc -l)"
+kill -TERM "$live"; wait "$live" 2>/dev/null
+
+# The collector survives a writer that scribbles over its own buffer.
+"$objtree/selftests/collector/coll-scribble" >"$tmp/scribble.out" 2>&1 &
+s=$!
+for _ in $(seq 100); do grep -q scribbled "$tmp/scribble.out" && break; sleep 0.05; done
+check "a program wrote garbage over its buffer's pages and counters" grep -q scribbled "$tmp/scribble.out"
+"$ustrace" dump -o "$tmp/scribble.dat" >/dev/null 2>&1
+check "the collector is still there after dumping it" kill -0 "$dpid"
+check "and still dumps the others" "$ustrace" dump -o "$tmp/after.dat"
+kill -TERM "$s"; wait "$s" 2>/dev/null
+
+stop_daemon
+check "with no collector, ustrace dump says so" \
+	bash -c '! "$1" dump -o "$2/none.dat" 2>"$2/none.err" && grep -q "no collector runs" "$2/none.err"' _ "$ustrace" "$tmp"
+tap_end
