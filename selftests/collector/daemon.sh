@@ -141,7 +141,8 @@ USTRACE_TRACEFS=$tmp/emb "$app" -n 3 -p 200000 >/dev/null 2>&1 &
 b=$!
 sleep 0.3
 same "USTRACE_DAEMON=0 and USTRACE_TRACEFS programs do not register" "" "$(pids_of "$T/trace" | grep -x -e "$a" -e "$b")"
-check "the embedded one serves its own mount" test -e "$tmp/emb/README"
+check "the embedded one serves its own mount" \
+	bash -c "for _ in \$(seq 60); do [ -e '$tmp/emb/README' ] && exit 0; sleep 0.05; done; exit 1"
 wait "$a" "$b"
 
 # The collector goes and comes back: programs keep running, untraced,
