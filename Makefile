@@ -482,6 +482,8 @@ hdr-dir		:= $(includedir)/ustrace
 headers		:= $(filter-out include/generated/%,$(shell find include -name '*.h' 2>/dev/null))
 man-pages	:= $(wildcard Documentation/man/*.[1-8])
 man-path	= $(mandir)/man$(subst .,,$(suffix $(1)))/$(notdir $(1))
+# The collector's systemd user unit (scripts/ustrace-daemon.service.in).
+systemd-user-dir := $(PREFIX)/lib/systemd/user
 
 install: all $(obj)ustrace.pc $(addprefix $(obj)install-bin/,$(notdir $(INSTALL_PROGS)))
 	$(call msg,INSTALL,$(DESTDIR)$(PREFIX))
@@ -499,6 +501,9 @@ install: all $(obj)ustrace.pc $(addprefix $(obj)install-bin/,$(notdir $(INSTALL_
 		$(DESTDIR)$(bindir)/$(notdir $(p)) &&) :
 	$(Q)$(foreach p,$(INSTALL_PKGLIBS),$(INSTALL) -D -m 0755 $(obj)$(p) \
 		$(DESTDIR)$(libdir)/ustrace/$(notdir $(p)) &&) :
+	$(Q)$(INSTALL) -d $(DESTDIR)$(systemd-user-dir)
+	$(Q)sed 's|@bindir@|$(bindir)|' $(srctree)/scripts/ustrace-daemon.service.in \
+		>$(DESTDIR)$(systemd-user-dir)/ustrace-daemon.service
 	$(Q)if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ] && command -v ldconfig >/dev/null; then \
 		ldconfig; fi
 
@@ -508,7 +513,8 @@ uninstall:
 		libustrace.so.$(VERSION) libustrace.a) $(DESTDIR)$(pkgconfigdir)/ustrace.pc \
 		$(foreach m,$(man-pages),$(DESTDIR)$(call man-path,$(m))) \
 		$(addprefix $(DESTDIR)$(bindir)/,$(notdir $(INSTALL_PROGS))) \
-		$(addprefix $(DESTDIR)$(libdir)/ustrace/,$(notdir $(INSTALL_PKGLIBS)))
+		$(addprefix $(DESTDIR)$(libdir)/ustrace/,$(notdir $(INSTALL_PKGLIBS))) \
+		$(DESTDIR)$(systemd-user-dir)/ustrace-daemon.service
 	$(Q)rm -rf $(DESTDIR)$(hdr-dir)
 
 # ---------------------------------------------------------------------------

@@ -25,20 +25,22 @@
  *
  * The lock order, as kernel/internal.h numbers it:
  *
- *   1  tfs_ctl_lock             tracefs_fuse.c: the mount's state
- *   2  tfs_tree_lock, then each instance's tfs_inst.lock   tracefs.c
- *   3  event_mutex              trace_events.c (recursive): the registry,
+ *   1  coll.lock                collector/coll_client.c: the collector's
+ *                               connection and remembered writes
+ *   2  tfs_ctl_lock             tracefs_fuse.c: the mount's state
+ *   3  tfs_tree_lock, then each instance's tfs_inst.lock   tracefs.c
+ *   4  event_mutex              trace_events.c (recursive): the registry,
  *                               instances, filters, triggers, hist
- *   4  tracepoints_mutex        tracepoint.c
- *   5  jump_label_mutex         jump_label.c
- *   6  the ring buffers' list, each buffer's mutex (in allocation order: an
+ *   5  tracepoints_mutex        tracepoint.c
+ *   6  jump_label_mutex         jump_label.c
+ *   7  the ring buffers' list, each buffer's mutex (in allocation order: an
  *      instance's before its snapshot's), then each CPU's reader_lock
- *   7  liburcu-bp's rcu_gp_lock and registry lock (urcu_bp_before_fork())
- *   8  cmdline_lock             trace.c: taken by a traced thread's first
+ *   8  liburcu-bp's rcu_gp_lock and registry lock (urcu_bp_before_fork())
+ *   9  cmdline_lock             trace.c: taken by a traced thread's first
  *                               event, inside an RCU read-side section, so
  *                               after liburcu-bp's (a grace period may be
  *                               waiting for that thread)
- *   9  sym_lock                 trace_stack.c
+ *  10  sym_lock                 trace_stack.c
  *
  * Left alone, because the child never takes them: the FUSE server's
  * per-server lock and each open file's lock (the child inherits no server

@@ -58,6 +58,22 @@
 #include "coll_proto.h"
 
 #define COLL_HELLO_WAIT_MS	200
+
+#if defined(__SANITIZE_THREAD__)
+/*
+ * The program may close our descriptors while this thread uses them (a
+ * daemon closing all it did not open), which is why every use checks the
+ * descriptor first.  ThreadSanitizer sees a race on the descriptor in
+ * that: the accesses of ours are ignored.
+ */
+void AnnotateIgnoreReadsBegin(const char *file, int line);
+void AnnotateIgnoreReadsEnd(const char *file, int line);
+# define coll_fd_use_begin()	AnnotateIgnoreReadsBegin(__FILE__, __LINE__)
+# define coll_fd_use_end()	AnnotateIgnoreReadsEnd(__FILE__, __LINE__)
+#else
+# define coll_fd_use_begin()	do { } while (0)
+# define coll_fd_use_end()	do { } while (0)
+#endif
 #define COLL_MAX_HANDLES	1024
 
 struct coll_state {
@@ -111,10 +127,15 @@ static bool coll_sock_ours(void)
 {
 	struct stat st;
 
+	bool same;
+
 	if (coll.sock < 0 || coll.pid != getpid())
 		return false;
-	if (fstat(coll.sock, &st) || !S_ISSOCK(st.st_mode) ||
-	    st.st_dev != coll.sock_dev || st.st_ino != coll.sock_ino) {
+	coll_fd_use_begin();
+	same = !fstat(coll.sock, &st) && S_ISSOCK(st.st_mode) && st.st_dev == coll.sock_dev &&
+	       st.st_ino == coll.sock_ino;
+	coll_fd_use_end();
+	if (!same) {
 		if (!coll.lost)
 			fprintf(stderr, "ustrace: the program closed the collector's connection "
 				"(descriptor %d): not traced from now on\n", coll.sock);
@@ -130,8 +151,11 @@ static void coll_disconnect(void)
 {
 	unsigned int i;
 
-	if (coll_sock_ours())
+	if (coll_sock_ours()) {
+		coll_fd_use_begin();
 		close(coll.sock);
+		coll_fd_use_end();
+	}
 	coll.sock = -1;
 	coll.welcomed = false;
 	for (i = 0; i < COLL_MAX_HANDLES; i++) {
@@ -169,9 +193,10 @@ static int coll_send_fds(const struct coll_msg *m, const void *payload, size_t l
 		c->cmsg_len = CMSG_LEN((size_t)nr * sizeof(int));
 		memcpy(CMSG_DATA(c), fds, (size_t)nr * sizeof(int));
 	}
-	if (sendmsg(coll.sock, &mh, MSG_NOSIGNAL) < 0)
-		return -errno;
-	return 0;
+	coll_fd_use_begin();
+	nr = sendmsg(coll.sock, &mh, MSG_NOSIGNAL) < 0 ? -errno : 0;
+	coll_fd_use_end();
+	return nr;
 }
 
 static int coll_send(const struct coll_msg *m, const void *payload, size_t len)
@@ -199,7 +224,9 @@ static ssize_t coll_recv(char *buf, int ms, bool locked)
 		if (sock < 0)
 			return -EBADF;
 		pfd = (struct pollfd){ .fd = sock, .events = POLLIN };
+		coll_fd_use_begin();
 		n = poll(&pfd, 1, ms);
+		coll_fd_use_end();
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
@@ -208,8 +235,10 @@ static ssize_t coll_recv(char *buf, int ms, bool locked)
 			return -ETIMEDOUT;
 		if (!locked)
 			pthread_mutex_lock(&coll.lock);
+		coll_fd_use_begin();
 		n = coll_sock_ours() ? recv(coll.sock, buf, sizeof(struct coll_msg) +
 					    COLL_MAX_PAYLOAD, MSG_DONTWAIT) : -1;
+		coll_fd_use_end();
 		if (n < 0)
 			n = coll.sock < 0 ? -EBADF : -errno;
 		if (!locked)
@@ -403,9 +432,14 @@ static bool coll_state_global(const struct coll_state *s)
 static bool coll_fmt_ours(void)
 {
 	struct stat st;
+	bool same;
 
-	return coll.fmt_fd >= 0 && !fstat(coll.fmt_fd, &st) && st.st_dev == coll.fmt_dev &&
-	       st.st_ino == coll.fmt_ino;
+	if (coll.fmt_fd < 0)
+		return false;
+	coll_fd_use_begin();
+	same = !fstat(coll.fmt_fd, &st) && st.st_dev == coll.fmt_dev && st.st_ino == coll.fmt_ino;
+	coll_fd_use_end();
+	return same;
 }
 
 static void coll_fmt_log_locked(void)
@@ -436,9 +470,12 @@ static void coll_fmt_log_locked(void)
 		tfs_release(f);
 		head[1] = (uint32_t)strlen(e->system);
 		head[0] = head[1] + (uint32_t)len;
-		if (write(coll.fmt_fd, head, sizeof(head)) != sizeof(head) ||
+		coll_fd_use_begin();
+		n = write(coll.fmt_fd, head, sizeof(head)) != sizeof(head) ||
 		    write(coll.fmt_fd, e->system, head[1]) != (ssize_t)head[1] ||
-		    write(coll.fmt_fd, text, (size_t)len) != len)
+		    write(coll.fmt_fd, text, (size_t)len) != len;
+		coll_fd_use_end();
+		if (n)
 			break;
 	}
 	free(text);

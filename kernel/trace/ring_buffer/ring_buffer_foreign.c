@@ -26,6 +26,21 @@
 #include "../../internal.h"
 #include "rb_internal.h"
 
+#ifdef RB_TSAN
+/*
+ * The program may close a kept memfd while another thread checks it (a
+ * daemon closing every descriptor): the check is what makes that safe.
+ * ThreadSanitizer sees a race on the descriptor: our accesses are ignored.
+ */
+void AnnotateIgnoreReadsBegin(const char *file, int line);
+void AnnotateIgnoreReadsEnd(const char *file, int line);
+# define rb_fd_use_begin()	AnnotateIgnoreReadsBegin(__FILE__, __LINE__)
+# define rb_fd_use_end()	AnnotateIgnoreReadsEnd(__FILE__, __LINE__)
+#else
+# define rb_fd_use_begin()	do { } while (0)
+# define rb_fd_use_end()	do { } while (0)
+#endif
+
 static bool rb_keep;
 
 /**
@@ -51,9 +66,15 @@ bool rb_keeps_memfds(void)
 bool rb_memfd_ours(const struct trace_buffer *buffer)
 {
 	struct stat st;
+	bool same;
 
-	return buffer->memfd >= 0 && !fstat(buffer->memfd, &st) &&
-	       st.st_dev == buffer->memfd_dev && st.st_ino == buffer->memfd_ino;
+	if (buffer->memfd < 0)
+		return false;
+	rb_fd_use_begin();
+	same = !fstat(buffer->memfd, &st) && st.st_dev == buffer->memfd_dev &&
+	       st.st_ino == buffer->memfd_ino;
+	rb_fd_use_end();
+	return same;
 }
 
 /**
@@ -69,9 +90,11 @@ int ring_buffer_memfd(struct trace_buffer *buffer, size_t *size)
 	int fd;
 
 	pthread_mutex_lock(&buffer->mutex);
+	rb_fd_use_begin();
 	fd = rb_memfd_ours(buffer) ? fcntl(buffer->memfd, F_DUPFD_CLOEXEC, 0) : -1;
+	rb_fd_use_end();
 	if (fd < 0)
-		fd = buffer->memfd >= 0 && rb_memfd_ours(buffer) ? -errno : -ENOENT;
+		fd = rb_memfd_ours(buffer) ? -errno : -ENOENT;
 	*size = buffer->map_size;
 	pthread_mutex_unlock(&buffer->mutex);
 	return fd;
