@@ -183,5 +183,14 @@ int ring_buffer_memfd(struct trace_buffer *buffer, size_t *size);
 int ring_buffer_foreign_cpus(const void *map, size_t size);
 int ring_buffer_foreign_pages(const void *map, size_t size, int cpu, int fd, uint64_t *pages,
 			      uint64_t *killed);
+/* A reader of another process's buffer that does not consume (a collector's). */
+struct ring_buffer_foreign_pos {
+	bool		started;
+	uint32_t	seq;		/* the page it is on */
+	uint32_t	off;		/* and how far into it it gave */
+	uint64_t	lost_pages;	/* overwritten before it got there, to flag */
+};
+int ring_buffer_foreign_read(const void *map, size_t size, int cpu,
+			     struct ring_buffer_foreign_pos *pos, void *page, bool partial);
 
 #endif /* _USTRACE_KERNEL_INTERNAL_H */

@@ -6,7 +6,8 @@
  * Runs "trace-cmd ARGS..." with ustrace-trace-cmd.so preloaded and the
  * mount in USTRACE_TRACEFS_MOUNT (tools/tracing/shim/trace-cmd-shim.c
  * says what the shim changes and why).  The mount is -m DIR, or
- * $USTRACE_TRACEFS (where an instrumented program serves its tracefs).
+ * $USTRACE_TRACEFS (where an instrumented program serves its tracefs),
+ * or the collector's (system mode: RUNDIR/tracing, ustrace-daemon(1)).
  * The shim is $USTRACE_TRACE_CMD_SHIM, or ustrace-trace-cmd.so next to
  * this program (an uninstalled build), or the installed one: in
  * $libdir/ustrace, found from this program's directory as make install
@@ -19,6 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include <ustrace/collector.h>
 
 #include "ustrace.h"
 
@@ -40,7 +43,7 @@ static void trace_cmd_usage(FILE *out)
 		"usage: ustrace trace-cmd [-m DIR] [--] TRACE-CMD-ARGS...\n"
 		"\n"
 		"Runs the stock trace-cmd on the ustrace tracefs mounted at DIR\n"
-		"(default: $USTRACE_TRACEFS).\n"
+		"(default: $USTRACE_TRACEFS, else the collector's, ustrace daemon).\n"
 		"\n"
 		"  -m, --mount DIR  the ustrace tracefs mount\n"
 		"  -h, --help       show this help\n");
@@ -102,7 +105,7 @@ static int is_tracefs(const char *dir)
 int cmd_trace_cmd(int argc, char **argv)
 {
 	const char *mount = secure_getenv("USTRACE_TRACEFS"), *old;
-	char shim[PATH_MAX], real[PATH_MAX], *preload;
+	char shim[PATH_MAX], real[PATH_MAX], rundir[PATH_MAX], coll[PATH_MAX + 16], *preload;
 	int i = 1;
 
 	for (; i < argc && argv[i][0] == '-'; i++) {
@@ -125,8 +128,15 @@ int cmd_trace_cmd(int argc, char **argv)
 		trace_cmd_usage(stderr);
 		return 2;
 	}
+	if ((!mount || !*mount) && !ustrace_collector_rundir(rundir, sizeof(rundir))) {
+		/* System mode: the collector's tree, if one serves it. */
+		snprintf(coll, sizeof(coll), "%s/tracing", rundir);
+		if (is_tracefs(coll))
+			mount = coll;
+	}
 	if (!mount || !*mount) {
-		ustrace_err("trace-cmd: no tracefs: give -m DIR or set USTRACE_TRACEFS");
+		ustrace_err("trace-cmd: no tracefs: give -m DIR, set USTRACE_TRACEFS, or run "
+			    "ustrace daemon");
 		return 2;
 	}
 	if (!realpath(mount, real) || !is_tracefs(real)) {

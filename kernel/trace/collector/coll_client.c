@@ -481,6 +481,41 @@ static void coll_fmt_log_locked(void)
 	free(text);
 }
 
+/*
+ * At exit: the program's saved_cmdlines into the format log, so that a
+ * recording made after it ended names its threads.
+ */
+static void coll_log_cmdlines(void)
+{
+	char *text = NULL;
+	struct tfs_file *f;
+	uint64_t ino;
+	ssize_t n, len = 0;
+	uint32_t head[2];
+	bool fail;
+
+	pthread_mutex_lock(&coll.lock);
+	if (!coll_fmt_ours() || coll.pid != getpid() || coll_resolve("saved_cmdlines", &ino) ||
+	    !(text = malloc(COLL_MAX_PAYLOAD)) || tfs_open(ino, O_RDONLY, &f))
+		goto out;
+	while (len < COLL_MAX_PAYLOAD &&
+	       (n = tfs_read(f, text + len, (size_t)(COLL_MAX_PAYLOAD - len), len)) > 0)
+		len += n;
+	tfs_release(f);
+	head[1] = sizeof(COLL_LOG_CMDLINES) - 1;
+	head[0] = head[1] + (uint32_t)len;
+	coll_fd_use_begin();
+	fail = write(coll.fmt_fd, head, sizeof(head)) != sizeof(head) ||
+	       write(coll.fmt_fd, COLL_LOG_CMDLINES, head[1]) != (ssize_t)head[1];
+	if (!fail && write(coll.fmt_fd, text, (size_t)len) != len)
+		fail = true;
+	coll_fd_use_end();
+	(void)fail;
+out:
+	pthread_mutex_unlock(&coll.lock);
+	free(text);
+}
+
 /* Apply what is due: the tree's entries once, each event's once.  Under coll.lock. */
 static void coll_apply_locked(void)
 {
@@ -1096,6 +1131,7 @@ static void coll_client_startup(void)
 		return;
 	/* Buffers made from now on can be handed to a collector. */
 	ring_buffer_keep_memfds();
+	atexit(coll_log_cmdlines);
 	trace_event_post_register(coll_apply_pending);
 	buf = malloc(sizeof(struct coll_msg) + COLL_MAX_PAYLOAD);
 	if (!buf)

@@ -76,6 +76,12 @@ enum coll_op {
 	COLL_END,		/* collector -> dump: that was all; ret: 0 or -errno */
 };
 
+/*
+ * The format log's system name of a record that holds the program's
+ * saved_cmdlines (written as it exits), not a format.
+ */
+#define COLL_LOG_CMDLINES	"/cmdlines"
+
 /* STATE kinds: a file's write, an instance made or removed. */
 enum { COLL_STATE_WRITE = 0, COLL_STATE_MKDIR, COLL_STATE_RMDIR };
 

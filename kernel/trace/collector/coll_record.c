@@ -35,6 +35,7 @@
 
 struct coll_record {
 	struct coll_record	*next;
+	uint64_t		id;		/* never reused */
 	struct coll_proc	*proc;		/* NULL once gone */
 	pid_t			pid;
 	char			comm[17];
@@ -48,9 +49,12 @@ struct coll_record {
 	struct trace_dat_format	*formats;
 };
 
+static struct trace_dat_format *rec_log_formats(int fd, char **cmdlines, size_t *cmdlines_len);
+
 static pthread_mutex_t rec_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct coll_record *records;
 static int dumping;		/* under rec_lock: no record is freed meanwhile */
+static uint64_t next_record_id;
 
 /* ------------------------------------------------------------------
  * Reading a process's files
@@ -342,6 +346,7 @@ void coll_record_buffer(struct coll_proc *p, int *fds, const struct ustrace_cloc
 	coll_procs_ref_one(p);
 	r->proc = p;
 	pthread_mutex_lock(&rec_lock);
+	r->id = ++next_record_id;
 	r->next = records;
 	records = r;
 	pthread_mutex_unlock(&rec_lock);
@@ -403,6 +408,7 @@ void coll_record_texts(struct coll_proc *p)
  */
 void coll_record_gone(struct coll_proc *p)
 {
+	struct trace_dat_format *formats = NULL, *f, *next;
 	struct coll_record *r;
 	struct coll_proc *put = NULL;
 
@@ -411,10 +417,18 @@ void coll_record_gone(struct coll_proc *p)
 		if (r->proc == p) {
 			put = p;
 			r->proc = NULL;
+			formats = rec_log_formats(r->fmt_fd, &r->cmdlines, &r->cmdlines_len);
 		}
 	}
 	rec_trim_locked();
 	pthread_mutex_unlock(&rec_lock);
+	/* Its events stay listed, even those it registered after we walked it. */
+	for (f = formats; f; f = next) {
+		next = f->next;
+		if (!f->ftrace)
+			coll_tree_learn_format(f->system, f->text, f->len);
+		free(f);
+	}
 	if (put)
 		coll_procs_put_one(put);
 }
@@ -465,7 +479,7 @@ static void rec_clock_name(const char *list, char *out, size_t size)
  * registered, including after it registered with us.  The log is written
  * by the process: every length is checked against what the file holds.
  */
-static struct trace_dat_format *rec_log_formats(int fd)
+static struct trace_dat_format *rec_log_formats(int fd, char **cmdlines, size_t *cmdlines_len)
 {
 	struct trace_dat_format *head = NULL, **tail = &head;
 	struct stat st;
@@ -490,8 +504,21 @@ static struct trace_dat_format *rec_log_formats(int fd)
 			break;
 		memcpy(sys, buf + at + 8, sl);
 		sys[sl] = 0;
-		if (!memchr(sys, 0, sl) && (*tail = rec_format(sys, buf + at + 8 + sl, len - sl)))
+		if (!strcmp(sys, COLL_LOG_CMDLINES)) {
+			/* The program's saved_cmdlines as it ended: the last one is the one. */
+			char *c = cmdlines && len > sl ? malloc(len - sl + 1) : NULL;
+
+			if (c) {
+				memcpy(c, buf + at + 8 + sl, len - sl);
+				c[len - sl] = 0;
+				free(*cmdlines);
+				*cmdlines = c;
+				*cmdlines_len = len - sl;
+			}
+		} else if (!memchr(sys, 0, sl) && !strchr(sys, '/') &&
+			   (*tail = rec_format(sys, buf + at + 8 + sl, len - sl))) {
 			tail = &(*tail)->next;
+		}
 		at += 8 + (size_t)len;
 	}
 	free(buf);
@@ -501,7 +528,7 @@ static struct trace_dat_format *rec_log_formats(int fd)
 /* One process's trace.dat, in a memfd.  Return: the memfd or -errno. */
 static int rec_dat(struct coll_record *r)
 {
-	struct trace_dat_format *logged = rec_log_formats(r->fmt_fd), *f, *next;
+	struct trace_dat_format *logged = rec_log_formats(r->fmt_fd, NULL, NULL), *f, *next;
 	int nr_cpus = ring_buffer_foreign_cpus(r->map, r->size), fd, err = 0;
 	struct trace_dat_cpu *cpus = calloc((size_t)(nr_cpus > 0 ? nr_cpus : 1), sizeof(*cpus));
 	char **stats = calloc((size_t)(nr_cpus > 0 ? nr_cpus : 1), sizeof(*stats));
@@ -647,4 +674,175 @@ void coll_record_dump(int sock)
 	free(v);
 	m = (struct coll_msg){ .op = COLL_END, .ret = err };
 	rec_send_fd(sock, &m, NULL, -1);
+}
+
+/* ------------------------------------------------------------------
+ * per_cpu/cpuN/trace_pipe_raw of the collector's tree
+ */
+
+struct coll_raw_src {
+	uint64_t			id;	/* the record's */
+	struct ring_buffer_foreign_pos	pos;
+	bool				has;	/* a page taken, not given yet */
+	uint64_t			stamp;	/* its time */
+	char				page[RB_PAGE_SIZE];
+};
+
+struct coll_raw {
+	int			cpu;
+	int			nr;
+	struct coll_raw_src	*src;
+};
+
+/**
+ * coll_raw_open - a reader of CPU @cpu's pages of every program
+ *
+ * It reads the buffers the collector keeps (the programs', running or
+ * gone) without consuming them: each program's pages in order, the
+ * programs' pages merged by time.
+ */
+struct coll_raw *coll_raw_open(int cpu)
+{
+	struct coll_raw *r = calloc(1, sizeof(*r));
+
+	if (r)
+		r->cpu = cpu;
+	return r;
+}
+
+void coll_raw_close(struct coll_raw *r)
+{
+	if (r) {
+		free(r->src);
+		free(r);
+	}
+}
+
+/* Take the next page of each source that has none, of the records there are.  Under rec_lock. */
+static void coll_raw_fill_locked(struct coll_raw *raw, bool partial)
+{
+	for (struct coll_record *rec = records; rec; rec = rec->next) {
+		struct coll_raw_src *s = NULL, *v;
+		int i;
+
+		for (i = 0; i < raw->nr; i++)
+			if (raw->src[i].id == rec->id)
+				s = &raw->src[i];
+		if (!s) {
+			v = realloc(raw->src, (size_t)(raw->nr + 1) * sizeof(*v));
+			if (!v)
+				return;
+			raw->src = v;
+			s = &raw->src[raw->nr++];
+			memset(s, 0, sizeof(*s));
+			s->id = rec->id;
+		}
+		if (s->has || !rec->map)
+			continue;
+		if (ring_buffer_foreign_read(rec->map, rec->size, raw->cpu, &s->pos, s->page,
+					     partial) == 1) {
+			s->has = true;
+			memcpy(&s->stamp, s->page, 8);
+		}
+	}
+}
+
+/* The source with the oldest page, or NULL. */
+static struct coll_raw_src *coll_raw_oldest(struct coll_raw *raw)
+{
+	struct coll_raw_src *best = NULL;
+
+	for (int i = 0; i < raw->nr; i++)
+		if (raw->src[i].has && (!best || raw->src[i].stamp < best->stamp))
+			best = &raw->src[i];
+	return best;
+}
+
+/**
+ * coll_raw_read - the next page, whole pages first, then what is committed of the rest
+ * Return: the bytes given (RB_PAGE_SIZE), 0 for none now, -EINVAL for a
+ * @size smaller than a page.
+ */
+ssize_t coll_raw_read(struct coll_raw *raw, void *buf, size_t size)
+{
+	struct coll_raw_src *s;
+
+	if (size < RB_PAGE_SIZE)
+		return -EINVAL;
+	pthread_mutex_lock(&rec_lock);
+	coll_raw_fill_locked(raw, false);
+	s = coll_raw_oldest(raw);
+	if (!s) {
+		coll_raw_fill_locked(raw, true);
+		s = coll_raw_oldest(raw);
+	}
+	if (s) {
+		memcpy(buf, s->page, RB_PAGE_SIZE);
+		s->has = false;
+	}
+	pthread_mutex_unlock(&rec_lock);
+	return s ? RB_PAGE_SIZE : 0;
+}
+
+/* Would coll_raw_read() give a page now? */
+int coll_raw_readable(struct coll_raw *raw)
+{
+	int any;
+
+	pthread_mutex_lock(&rec_lock);
+	coll_raw_fill_locked(raw, true);
+	any = coll_raw_oldest(raw) != NULL;
+	pthread_mutex_unlock(&rec_lock);
+	return any;
+}
+
+/**
+ * coll_records_cmdlines - the saved_cmdlines lines of every kept record
+ * Return: a text the caller frees (NULL for none).
+ */
+char *coll_records_cmdlines(size_t *len)
+{
+	char *t = NULL, *v;
+	size_t l = 0;
+
+	pthread_mutex_lock(&rec_lock);
+	for (struct coll_record *r = records; r; r = r->next) {
+		if (!r->cmdlines || !r->cmdlines_len)
+			continue;
+		v = realloc(t, l + r->cmdlines_len + 2);
+		if (!v)
+			break;
+		t = v;
+		memcpy(t + l, r->cmdlines, r->cmdlines_len);
+		l += r->cmdlines_len;
+		if (t[l - 1] != '\n')
+			t[l++] = '\n';
+		t[l] = 0;
+	}
+	pthread_mutex_unlock(&rec_lock);
+	*len = l;
+	return t;
+}
+
+/**
+ * coll_records_clear - `> trace`: forget the buffers of the programs gone
+ *
+ * The running programs clear their own (the write reaches them); what
+ * the collector kept of the others goes, as the kernel's buffer is
+ * emptied.
+ */
+void coll_records_clear(void)
+{
+	struct coll_record **pp = &records, *r;
+
+	pthread_mutex_lock(&rec_lock);
+	while (!dumping && (r = *pp)) {
+		if (!r->proc) {
+			*pp = r->next;
+			rec_free(r);
+		} else {
+			pp = &r->next;
+		}
+	}
+	pthread_mutex_unlock(&rec_lock);
 }

@@ -67,7 +67,7 @@ struct node {
 	unsigned int	nr_inos;
 };
 
-enum file_kind { F_FIRST, F_MERGE, F_PIPE, F_UNION, F_CONCAT };
+enum file_kind { F_FIRST, F_MERGE, F_PIPE, F_RAW, F_UNION, F_CONCAT };
 
 struct member_file {
 	struct coll_proc	*proc;	/* NULL: the collector's own tree */
@@ -82,6 +82,7 @@ struct cfile {
 	struct member_file	*m;
 	int			nr;
 	int			next_pipe;	/* F_PIPE: whom to read first */
+	struct coll_raw		*raw;		/* F_RAW */
 	char			*snap;		/* F_MERGE, F_UNION, F_CONCAT, F_FIRST */
 	size_t			snap_len;
 	bool			snapped;
@@ -508,6 +509,37 @@ static int tree_readdir(uint64_t ino, off_t offset,
 	return err;
 }
 
+static int member_slurp(struct member_file *mf, char **out, size_t *len);
+
+/*
+ * Keep the text of an event's format and id, which do not change: read
+ * after the process is gone (trace-cmd reads the formats at the end of a
+ * recording), they are what it showed.
+ */
+static void learn_text(struct coll_proc *p, struct node *n, uint64_t ino)
+{
+	struct member_file mf = { .proc = p };
+	uint32_t outlen;
+	int64_t h;
+	size_t len;
+	char *text;
+
+	h = member_call(p, COLL_OPEN, ino, 0, O_RDONLY, 0, NULL, 0, NULL, 0, &outlen);
+	if (h < 0)
+		return;
+	mf.handle = (uint64_t)h;
+	if (!member_slurp(&mf, &text, &len) && text) {
+		pthread_mutex_lock(&tree_lock);
+		free(n->cache);
+		n->cache = text;
+		n->cache_len = len;
+		pthread_mutex_unlock(&tree_lock);
+	} else {
+		free(text);
+	}
+	member_call(p, COLL_RELEASE, mf.handle, 0, 0, 0, NULL, 0, NULL, 0, &outlen);
+}
+
 /*
  * Remember a process's events: every node under its events/ (systems,
  * events, their files), so that they stay listed after it.  Called after
@@ -533,12 +565,81 @@ static void learn_dir(struct coll_proc *p, struct node *n, int depth)
 		pthread_mutex_unlock(&tree_lock);
 		if (c && S_ISDIR(d.st[i].mode) && depth < 2)
 			learn_dir(p, c, depth + 1);
+		else if (c && depth == 2 && (!strcmp(c->name, "format") || !strcmp(c->name, "id")))
+			learn_text(p, c, d.st[i].ino);
 	}
 out:
 	for (i = 0; i < d.nr; i++)
 		free(d.names[i]);
 	free(d.names);
 	free(d.st);
+}
+
+/* A remembered node under @parent (made if missing), mode @mode. */
+static struct node *learn_node_locked(struct node *parent, const char *name, mode_t mode)
+{
+	struct node *c = node_child_locked(parent, name);
+
+	if (!c)
+		c = node_new_locked(parent, name, mode, S_ISDIR(mode) ? 2 : 1);
+	else if (!c->mode)
+		c->mode = mode, c->nlink = S_ISDIR(mode) ? 2 : 1;
+	return c;
+}
+
+/**
+ * coll_tree_learn_format - remember an event's directory from its format
+ * @system: its system
+ * @text:   its format text (events/SYSTEM/EVENT/format), @len bytes
+ *
+ * The process's format log (coll_record.c) names every event it
+ * registered, even one that it registered after we walked its tree, and
+ * even once it is gone: its directory, files and format text stay listed.
+ */
+void coll_tree_learn_format(const char *system, const char *text, size_t len)
+{
+	static const struct { const char *name; mode_t mode; } files[] = {
+		{ "enable", S_IFREG | 0640 }, { "filter", S_IFREG | 0640 },
+		{ "trigger", S_IFREG | 0640 }, { "format", S_IFREG | 0440 },
+		{ "id", S_IFREG | 0440 }, { "hist", S_IFREG | 0440 },
+	};
+	char name[NAME_MAX + 1], id[32];
+	struct node *root, *ev, *sys, *e, *c;
+	const char *p = len > 6 && !strncmp(text, "name: ", 6) ? text + 6 : NULL, *q;
+	long idn = -1;
+
+	if (!p || !(q = memchr(p, '\n', len - 6)) || q == p || q - p > NAME_MAX ||
+	    strchr(system, '/') || !strcmp(system, ".") || !strcmp(system, ".."))
+		return;
+	memcpy(name, p, (size_t)(q - p));
+	name[q - p] = 0;
+	if (strchr(name, '/') || !strcmp(name, ".") || !strcmp(name, ".."))
+		return;
+	if ((size_t)(q + 1 - text) + 4 < len && !strncmp(q + 1, "ID: ", 4))
+		idn = strtol(q + 5, NULL, 10);
+	pthread_mutex_lock(&tree_lock);
+	root = node_by_ino_locked(TFS_ROOT_INO);
+	ev = root ? learn_node_locked(root, "events", S_IFDIR | 0750) : NULL;
+	sys = ev ? learn_node_locked(ev, system, S_IFDIR | 0750) : NULL;
+	if (sys) {
+		learn_node_locked(sys, "enable", S_IFREG | 0640);
+		learn_node_locked(sys, "filter", S_IFREG | 0640);
+	}
+	e = sys ? learn_node_locked(sys, name, S_IFDIR | 0750) : NULL;
+	for (size_t i = 0; e && i < sizeof(files) / sizeof(files[0]); i++) {
+		c = learn_node_locked(e, files[i].name, files[i].mode);
+		if (!c || c->cache_len)
+			continue;
+		if (!strcmp(files[i].name, "format") && (c->cache = malloc(len))) {
+			memcpy(c->cache, text, len);
+			c->cache_len = len;
+		} else if (!strcmp(files[i].name, "id") && idn >= 0) {
+			snprintf(id, sizeof(id), "%ld\n", idn);
+			c->cache = strdup(id);
+			c->cache_len = c->cache ? strlen(id) : 0;
+		}
+	}
+	pthread_mutex_unlock(&tree_lock);
 }
 
 void coll_tree_learn(struct coll_proc *p)
@@ -906,9 +1007,11 @@ static enum file_kind kind_of(const char *path)
 
 	if (!strcmp(b, "trace") && !strstr(path, "per_cpu/"))
 		return F_MERGE;
+	if (!strcmp(b, "trace_pipe_raw") && !strncmp(path, "per_cpu/cpu", 11))
+		return F_RAW;	/* the top level's: the kept buffers (coll_record.c) */
 	if (!strcmp(b, "trace_pipe") || !strcmp(b, "trace_pipe_raw"))
 		return F_PIPE;
-	if (!strcmp(b, "set_event") || !strcmp(b, "set_event_pid") ||
+	if (!strcmp(b, "saved_cmdlines") || !strcmp(b, "set_event") || !strcmp(b, "set_event_pid") ||
 	    !strcmp(b, "available_events") || !strcmp(b, "set_event_notrace_pid"))
 		return F_UNION;
 	if (!strcmp(b, "error_log"))
@@ -936,6 +1039,7 @@ static void cfile_free(struct cfile *f)
 			coll_procs_put_one(f->m[i].proc);
 	free(f->m);
 	free(f->snap);
+	coll_raw_close(f->raw);
 	pthread_mutex_destroy(&f->lock);
 	free(f);
 }
@@ -1041,6 +1145,15 @@ static int tree_open(uint64_t ino, int flags, struct tfs_file **filep)
 		cfile_free(f);
 		return first_err;
 	}
+	if (f->kind == F_RAW && (flags & O_ACCMODE) != O_WRONLY) {
+		f->raw = coll_raw_open(atoi(n->path + 11));
+		if (!f->raw) {
+			cfile_free(f);
+			return -ENOMEM;
+		}
+	}
+	if ((flags & O_TRUNC) && (flags & O_ACCMODE) != O_RDONLY && !strcmp(n->path, "trace"))
+		coll_records_clear();
 	if ((flags & O_TRUNC) && (flags & O_ACCMODE) != O_RDONLY) {
 		pthread_mutex_lock(&state_lock);
 		state_add_locked(COLL_STATE_WRITE, O_TRUNC, n->path, "", 0);
@@ -1302,6 +1415,34 @@ static int cfile_snap(struct cfile *f)
 			nr = 0;
 		}
 	}
+	if (!err && f->kind == F_UNION && !strcmp(base_name(f->node->path), "available_events") &&
+	    !strchr(f->node->path, '/')) {
+		/* And the events remembered from processes gone. */
+		size_t size = 0, len = 0;
+		char *t = NULL;
+
+		pthread_mutex_lock(&tree_lock);
+		for (struct node *e = nodes; e; e = e->next) {
+			if (!e->remembered || !e->mode || !S_ISDIR(e->mode) || !e->parent ||
+			    !e->parent->parent || !e->parent->parent->parent ||
+			    strcmp(e->parent->parent->path, "events") ||
+			    !strcmp(e->parent->name, "ftrace"))
+				continue;
+			append(&t, &len, &size, e->parent->name, strlen(e->parent->name));
+			append(&t, &len, &size, ":", 1);
+			append(&t, &len, &size, e->name, strlen(e->name));
+			append(&t, &len, &size, "\n", 1);
+		}
+		pthread_mutex_unlock(&tree_lock);
+		texts[nr] = t;
+		lens[nr] = len;
+		nr++;
+	}
+	if (!err && f->kind == F_UNION && !strcmp(f->node->path, "saved_cmdlines")) {
+		/* And the names of the threads of programs gone. */
+		texts[nr] = coll_records_cmdlines(&lens[nr]);
+		nr++;
+	}
 	if (!err && f->kind == F_CONCAT) {
 		pthread_mutex_lock(&log_lock);
 		if (coll_lines_len && (texts[nr] = malloc(coll_lines_len)))
@@ -1371,6 +1512,11 @@ static ssize_t tree_read(struct tfs_file *file, char *buf, size_t size, off_t of
 	if ((f->flags & O_ACCMODE) == O_WRONLY)
 		return -EBADF;
 	pthread_mutex_lock(&f->lock);
+	if (f->kind == F_RAW) {
+		ret = coll_raw_read(f->raw, buf, size);
+		pthread_mutex_unlock(&f->lock);
+		return ret ? ret : -EAGAIN;
+	}
 	if (f->kind == F_PIPE) {
 		/* Each member in turn, starting after the last that gave. */
 		ret = -EAGAIN;
@@ -1507,6 +1653,12 @@ static int tree_readable(struct tfs_file *file)
 	uint32_t outlen;
 	int any = 0;
 
+	if (f->kind == F_RAW) {
+		pthread_mutex_lock(&f->lock);
+		any = coll_raw_readable(f->raw);
+		pthread_mutex_unlock(&f->lock);
+		return any;
+	}
 	if (f->kind != F_PIPE)
 		return 1;
 	pthread_mutex_lock(&f->lock);

@@ -79,6 +79,9 @@ extern const struct tfs_backend coll_tree_backend;
  */
 int coll_tree_welcome(struct coll_proc *p);
 
+/* Remember an event's directory from its format text (the format log). */
+void coll_tree_learn_format(const char *system, const char *text, size_t len);
+
 /* Remember the event directories of a process that registered (no lock held). */
 void coll_tree_learn(struct coll_proc *p);
 
@@ -100,5 +103,18 @@ void coll_proc_take_buffer(struct coll_proc *p);
 void coll_record_gone(struct coll_proc *p);
 /* Answer ustrace dump on @sock. */
 void coll_record_dump(int sock);
+
+/* > trace: the records of programs gone are dropped. */
+void coll_records_clear(void);
+
+/* The saved_cmdlines of every kept record, one text (malloc()ed). */
+char *coll_records_cmdlines(size_t *len);
+
+/* per_cpu/cpuN/trace_pipe_raw: the kept buffers' pages, not consumed. */
+struct coll_raw;
+struct coll_raw *coll_raw_open(int cpu);
+ssize_t coll_raw_read(struct coll_raw *raw, void *buf, size_t size);
+int coll_raw_readable(struct coll_raw *raw);
+void coll_raw_close(struct coll_raw *raw);
 
 #endif /* _USTRACE_KERNEL_TRACE_COLLECTOR_H */

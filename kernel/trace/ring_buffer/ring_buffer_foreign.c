@@ -142,35 +142,15 @@ int ring_buffer_foreign_cpus(const void *map, size_t size)
  */
 static u32 rb_foreign_valid(const u32 *data, u32 limit)
 {
-	u32 off = 0;
+	u32 off = 0, size;
 
 	while (off + RB_EVNT_HDR_SIZE <= limit) {
-		u32 hdr = __atomic_load_n(&data[off / 4], __ATOMIC_RELAXED);
-		u32 type = hdr & 31, len;
-
-		if (!hdr)
+		if (!__atomic_load_n(&data[off / 4], __ATOMIC_RELAXED))
 			break;	/* reserved, never written */
-		if (type == RINGBUF_TYPE_PADDING) {
-			len = RB_EVNT_HDR_SIZE;
-			if (off + 8 <= limit)
-				len += __atomic_load_n(&data[off / 4 + 1], __ATOMIC_RELAXED);
-			else
-				break;
-		} else if (type == RINGBUF_TYPE_TIME_EXTEND || type == RINGBUF_TYPE_TIME_STAMP) {
-			len = RB_LEN_TIME_EXTEND;
-		} else if (type) {
-			len = RB_EVNT_HDR_SIZE + type * 4;
-		} else {
-			if (off + 8 > limit)
-				break;
-			len = __atomic_load_n(&data[off / 4 + 1], __ATOMIC_RELAXED);
-			if (len > RB_DATA_SIZE)
-				break;
-			len = RB_EVNT_HDR_SIZE + 4 + ((len + 3) & ~3u);
-		}
-		if (len < RB_EVNT_HDR_SIZE || len > limit - off)
+		size = rb_event_size_at(data, off, limit);
+		if (!size)
 			break;
-		off += len;
+		off += size;
 	}
 	return off;
 }
@@ -280,6 +260,184 @@ int ring_buffer_foreign_pages(const void *map, size_t size, int cpu, int fd, uin
 			done += (size_t)r;
 		}
 		(*pages)++;
+	}
+	return 0;
+}
+
+/*
+ * The time of the event at @off of a page: the page's stamp and the
+ * deltas of the events before it.  Return: false if the events before it
+ * do not lead there.
+ */
+static bool rb_foreign_stamp_at(const u32 *data, u32 off, u64 stamp, u64 *out)
+{
+	u32 at = 0, size;
+
+	while (at < off) {
+		const u32 *ev = data + at / 4;
+
+		size = rb_event_size_at(data, at, off);
+		if (!size)
+			return false;
+		switch (rb_hdr_type(ev[0])) {
+		case RINGBUF_TYPE_TIME_EXTEND:
+			stamp += rb_time_value(ev);
+			break;
+		case RINGBUF_TYPE_TIME_STAMP:
+			stamp = rb_fix_abs_ts(rb_time_value(ev), stamp);
+			break;
+		default:
+			stamp += rb_hdr_delta(ev[0]);
+			break;
+		}
+		at += size;
+	}
+	*out = stamp;
+	return true;
+}
+
+/**
+ * ring_buffer_foreign_read - read another process's buffer as trace_pipe_raw does
+ * @map:     its memfd, mapped (read-only)
+ * @size:    the mapping's size
+ * @cpu:     the CPU
+ * @pos:     where this reader is (zeroed for a new one), moved on
+ * @page:    receives one page in the kernel's format (RB_PAGE_SIZE bytes)
+ * @partial: also the page being written, as far as it is committed (a
+ *           reader flushing at its end); else only pages the writers left
+ *
+ * A reader of its own, which does not consume: the program's buffer is
+ * not changed (the collector maps it read-only).  Pages the writers
+ * overwrote before it got to them are skipped, and counted in @pos->lost
+ * (as events lost, flagged on the next page given).  The events of a page
+ * already given in part are given from where that part ended, on a page
+ * whose stamp is the time there.
+ * Return: 1 (a page in @page), 0 (nothing now), -EINVAL (not a buffer of
+ * this layout, or no such CPU).
+ */
+int ring_buffer_foreign_read(const void *map, size_t size, int cpu,
+			     struct ring_buffer_foreign_pos *pos, void *page, bool partial)
+{
+	const struct rb_shared_header *h;
+	const char *region;
+	const struct rb_cpu_meta *meta;
+	const u64 *slots;
+	u32 n, nr_pages, tpage, tseq, toff, tslot;
+	char *out = page;
+	u64 p;
+	int err = rb_foreign_header(map, size, &h);
+
+	if (err)
+		return err;
+	if (cpu < 0 || (u32)cpu >= h->nr_cpus)
+		return -EINVAL;
+	region = (const char *)map + RB_HDR_SIZE + ((size_t)cpu << RB_CPU_SHIFT);
+	meta = (const struct rb_cpu_meta *)region;
+	slots = (const u64 *)(region + RB_SLOTS_OFF);
+	for (u32 tries = 0; tries < RB_MAX_PAGES; tries++) {
+		u64 w, w2, stamp, commit;
+		u32 page_id, committed, end, back, slot, lost;
+		const char *src;
+		bool complete;
+
+		n = __atomic_load_n(&meta->nr_slots, __ATOMIC_RELAXED);
+		nr_pages = __atomic_load_n(&meta->nr_pages, __ATOMIC_RELAXED);
+		p = __atomic_load_n(&meta->tail.pos, __ATOMIC_ACQUIRE);
+		tpage = rb_pos_page(p);
+		tseq = rb_pos_seq(p);
+		toff = rb_pos_off(p);
+		if (n < 2 || n >= RB_MAX_PAGES || nr_pages > RB_MAX_PAGES || tpage >= nr_pages)
+			return 0;
+		tslot = __atomic_load_n(&((const u16 *)(region + RB_PAGE_SLOT_OFF))[tpage],
+					__ATOMIC_RELAXED);
+		if (tslot >= n)
+			return 0;
+		if (!pos->started) {
+			pos->started = true;
+			pos->seq = (tseq - (n - 1)) & RB_SEQ_MASK;
+			pos->off = 0;
+		}
+		if (rb_seq_diff(tseq, pos->seq) < 0)
+			return 0;	/* ahead of the writers: a reset */
+		back = (u32)rb_seq_diff(tseq, pos->seq);
+		if (back >= n) {
+			/* Overwritten before we got there. */
+			pos->lost_pages += back - (n - 1);
+			pos->seq = (tseq - (n - 1)) & RB_SEQ_MASK;
+			pos->off = 0;
+			continue;
+		}
+		slot = (tslot + n - back) % n;
+		w = __atomic_load_n(&slots[slot], __ATOMIC_ACQUIRE);
+		page_id = rb_slot_page(w);
+		committed = rb_slot_committed(w);
+		if (rb_slot_seq(w) != pos->seq || page_id >= nr_pages) {
+			if (back == 0)
+				return 0;	/* the tail page, not opened yet */
+			pos->seq = (pos->seq + 1) & RB_SEQ_MASK, pos->off = 0;
+			continue;
+		}
+		if (w & RB_SLOT_CONSUMED) {
+			/* The program's own reader took it. */
+			pos->seq = (pos->seq + 1) & RB_SEQ_MASK, pos->off = 0;
+			continue;
+		}
+		src = region + RB_META_SIZE + (size_t)page_id * RB_PAGE_SIZE;
+		commit = __atomic_load_n((const u64 *)(src + 8), __ATOMIC_RELAXED);
+		complete = committed == RB_SLOT_FULL;
+		if (complete) {
+			if (commit > RB_DATA_SIZE) {
+				pos->seq = (pos->seq + 1) & RB_SEQ_MASK, pos->off = 0;
+				continue;
+			}
+			end = (u32)commit;
+		} else if (back == 0) {
+			if (!partial || rb_off_frozen(toff) || toff > RB_DATA_SIZE ||
+			    committed != toff + RB_MARK_OPEN)
+				return 0;	/* still being written */
+			end = toff;
+		} else {
+			/* Left unfinished: a writer died on it. */
+			end = rb_foreign_valid((const u32 *)(src + RB_PAGE_HDR_SIZE), RB_DATA_SIZE);
+			complete = true;
+		}
+		if (pos->off >= end) {
+			if (!complete)
+				return 0;
+			pos->seq = (pos->seq + 1) & RB_SEQ_MASK, pos->off = 0;
+			continue;
+		}
+		stamp = __atomic_load_n((const u64 *)src, __ATOMIC_RELAXED);
+		memcpy(out + RB_PAGE_HDR_SIZE, src + RB_PAGE_HDR_SIZE + pos->off, end - pos->off);
+		if (pos->off && !rb_foreign_stamp_at((const u32 *)(src + RB_PAGE_HDR_SIZE),
+						     pos->off, stamp, &stamp)) {
+			pos->seq = (pos->seq + 1) & RB_SEQ_MASK, pos->off = 0;
+			continue;
+		}
+		lost = pos->off ? 0 : __atomic_load_n(&((const u32 *)(region + RB_LOST_OFF))[slot],
+						      __ATOMIC_RELAXED);
+		w2 = __atomic_load_n(&slots[slot], __ATOMIC_ACQUIRE);
+		if (rb_slot_seq(w2) != pos->seq || (w2 & RB_SLOT_CONSUMED) ||
+		    rb_slot_page(w2) != page_id)
+			continue;	/* overwritten while copied: try again from the ring */
+		commit = end - pos->off;
+		memset(out + RB_PAGE_HDR_SIZE + commit, 0, RB_DATA_SIZE - commit);
+		if (lost || pos->lost_pages) {
+			commit |= RB_MISSED_EVENTS;
+			if ((commit & 0xffff) + 8 <= RB_DATA_SIZE && lost && !pos->lost_pages) {
+				u64 count = lost;
+
+				memcpy(out + RB_PAGE_HDR_SIZE + end - pos->off, &count, 8);
+				commit |= RB_MISSED_STORED;
+			}
+			pos->lost_pages = 0;
+		}
+		memcpy(out, &stamp, 8);
+		memcpy(out + 8, &commit, 8);
+		pos->off = end;
+		if (complete)
+			pos->seq = (pos->seq + 1) & RB_SEQ_MASK, pos->off = 0;
+		return 1;
 	}
 	return 0;
 }
