@@ -76,7 +76,7 @@ check "a second collector on the directory is refused" \
 echo 1 > "$T/events/enable"
 same "events/enable reads what was written" "1" "$(cat "$T/events/enable")"
 for i in 1 2 3; do
-	"$app" -n 2 -p 1500000 >/dev/null 2>"$tmp/app$i.err" &
+	"$app" -n 100 -p 200000 >/dev/null 2>"$tmp/app$i.err" &
 	eval "app$i=\$!"
 done
 sleep 0.7
@@ -98,23 +98,36 @@ timeout 1 cat "$T/trace_pipe" >"$tmp/pipe3" 2>/dev/null
 same "trace_pipe gives the events of all three" "3" \
 	"$(for t in "$tids1" "$tids2" "$tids3"; do pids_of "$tmp/pipe3" | grep -qx -f <(echo "$t") && echo y; done | wc -l)"
 rc=0
-for p in "$app1" "$app2" "$app3"; do wait "$p" || rc=$?; done
-same "programs exit normally" 0 "$rc"
+for p in "$app1" "$app2" "$app3"; do kill -TERM "$p"; wait "$p" || rc=$?; done
+same "programs end normally (SIGTERM, which they handle)" 0 "$rc"
 check "programs said nothing on stderr" bash -c "! grep . '$tmp'/app?.err"
+
+# Ten at once.
+for i in $(seq 10); do
+	"$app" -n 100 -p 300000 >/dev/null 2>&1 &
+	eval "ten$i=\$!"
+done
+sleep 0.5
+for i in $(seq 10); do eval "tt$i=\$(tids_of \$ten$i)"; done
+cat "$T/trace" >"$tmp/trace10"
+same "ten programs' first rounds are in one trace" 10 "$(grep -c 'foo_bar: foo hello 0 ' "$tmp/trace10")"
+same "from ten processes" 10 \
+	"$(for i in $(seq 10); do eval "t=\$tt$i"; pids_of "$tmp/trace10" | grep -qx -f <(echo "$t") && echo y; done | wc -l)"
+for i in $(seq 10); do eval "kill -TERM \$ten$i; wait \$ten$i"; done
 
 # The event stays after its processes, with its state; a write then is
 # remembered and reaches the next program.
 check "the event directory stays after its processes" test -d "$T/events/sample_trace/foo_bar"
 same "its enable keeps its state" "1" "$(cat "$T/events/sample_trace/foo_bar/enable")"
 echo 0 > "$T/events/sample_trace/foo_bar/enable"
-"$app" -n 2 -p 1000000 >/dev/null 2>&1 &
+"$app" -n 100 -p 200000 >/dev/null 2>&1 &
 a=$!
 sleep 0.5
 cat "$T/trace" >"$tmp/trace4"
 same "a write made while no process had the event applies to the next" \
 	"0 yes" "$(grep -c ' foo_bar: ' "$tmp/trace4") $(in_tids "$tmp/trace4" "$a")"
 check "the other events of the system are still on" grep -q ' foo_bar_with_cond: ' "$tmp/trace4"
-wait "$a"
+kill -TERM "$a"; wait "$a"
 
 # Control with the kernel's semantics: a bad filter fails with EINVAL
 # and changes nothing, in the collector and in the program.
@@ -134,20 +147,25 @@ kill -TERM "$a"; wait "$a"
 
 # Opting out, and embedded mode.
 echo 1 > "$T/events/enable"
-USTRACE_DAEMON=0 "$app" -n 3 -p 200000 >/dev/null 2>&1 &
+USTRACE_DAEMON=0 "$app" -n 100 -p 100000 >/dev/null 2>&1 &
 a=$!
 mkdir "$tmp/emb"
-USTRACE_TRACEFS=$tmp/emb "$app" -n 3 -p 200000 >/dev/null 2>&1 &
+USTRACE_TRACEFS=$tmp/emb "$app" -n 100 -p 100000 >/dev/null 2>&1 &
 b=$!
-sleep 0.3
-same "USTRACE_DAEMON=0 and USTRACE_TRACEFS programs do not register" "" "$(pids_of "$T/trace" | grep -x -e "$a" -e "$b")"
+"$app" -n 100 -p 100000 >/dev/null 2>&1 &
+c=$!
+sleep 0.5
+cat "$T/trace" >"$tmp/trace5"
+same "USTRACE_DAEMON=0 and USTRACE_TRACEFS programs do not register" "" \
+	"$(pids_of "$tmp/trace5" | grep -x -f <(tids_of "$a" "$b"))"
+check "while a third program's events are there" bash -c '[ "$1" = yes ]' _ "$(in_tids "$tmp/trace5" "$c")"
 check "the embedded one serves its own mount" \
 	bash -c "for _ in \$(seq 60); do [ -e '$tmp/emb/README' ] && exit 0; sleep 0.05; done; exit 1"
-wait "$a" "$b"
+kill -TERM "$a" "$b" "$c"; wait "$a" "$b" "$c"
 
 # The collector goes and comes back: programs keep running, untraced,
 # and register again.
-"$app" -n 40 -p 100000 >/dev/null 2>"$tmp/long.err" &
+"$app" -n 1000 -p 100000 >/dev/null 2>"$tmp/long.err" &
 a=$!
 sleep 0.3
 kill -KILL "$dpid"; wait "$dpid" 2>/dev/null; dpid=
@@ -157,6 +175,7 @@ check "a collector started again" start_daemon
 echo 1 > "$T/events/enable"
 sleep 0.6
 same "the running program registered with it" yes "$(in_tids "$T/trace" "$a")"
+kill -TERM "$a"
 check "the program ends normally" wait "$a"
 
 # A collector that does not answer is given up on, quickly.

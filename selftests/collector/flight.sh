@@ -93,6 +93,17 @@ check "closed: its twelve files hold what it wrote, nothing else" \
 	bash -c "for i in \$(seq 0 11); do [ \"\$(cat '$tmp'/victim-\$i)\" = VICTIM-DATA ] || exit 1; done"
 check "closed: it said nothing on stderr" bash -c "! grep -v '^ustrace: the program closed the collector' '$tmp/app.err' | grep ."
 
+# exec: the new image registers anew (the socket is close-on-exec) and
+# writes into a buffer of its own; both images' events are kept.
+run_case reexec 400 -n 200 -X reexec
+same "reexec: both images' events, each image a registration of its own" "800 2 processes" \
+	"$(seqs "$tmp/reexec.txt" | wc -l) $(grep -o '[0-9]* process' "$tmp/dump.err")es"
+
+# dlopen: an event that registers after the program registered is on
+# (the remembered events/enable applies to it) and named in the dump.
+run_case plugin 20 -n 10 -p "$objtree/selftests/trace_events/te-plugin.so" -x
+same "plugin: the dlopen()ed object's events are there" 3 "$(grep -c 'plugin_value' "$tmp/plugin.txt")"
+
 # Two processes, one alive, one dead, in one file.
 stop_daemon
 start_daemon

@@ -57,7 +57,10 @@
 #include "collector.h"
 #include "coll_proto.h"
 
-#define COLL_HELLO_WAIT_MS	200
+#define COLL_HELLO_WAIT_MS	500
+/* A collector that did not answer is asked again this often, so many times. */
+#define COLL_RETRY_MS		1000
+#define COLL_RETRIES		10
 
 #if defined(__SANITIZE_THREAD__)
 /*
@@ -104,6 +107,7 @@ static struct {
 	bool			globals_applied;
 	bool			thread_started;
 	bool			lost;	/* the program took our descriptor */
+	bool			timed_out;	/* the collector did not answer at start */
 	pid_t			pid;	/* the process that connected */
 	int			fmt_fd;	/* the format log (-1: none yet) */
 	dev_t			fmt_dev;
@@ -875,8 +879,11 @@ static int coll_send_buffer_locked(void)
 	return err;
 }
 
-/* Connect and register; say why not on stderr when the collector is there but failed us. */
-static int coll_join_locked(char *buf)
+/*
+ * Connect and register; say why not on stderr when the collector is there
+ * but failed us (once: not again when @again).
+ */
+static int coll_join_locked(char *buf, bool again)
 {
 	int err = coll_connect_locked();
 
@@ -886,8 +893,15 @@ static int coll_join_locked(char *buf)
 	if (!err)
 		err = coll_send_buffer_locked();
 	if (err) {
-		fprintf(stderr, "ustrace: the collector at %s %s: running untraced\n",
-			coll.rundir, err == -ETIMEDOUT ? "does not answer" : strerror(-err));
+		static bool said_mute;
+
+		if (err == -ETIMEDOUT && !said_mute)
+			fprintf(stderr, "ustrace: the collector at %s does not answer: running "
+				"untraced\n", coll.rundir);
+		else if (err != -ETIMEDOUT && !again)
+			fprintf(stderr, "ustrace: the collector at %s: %s: running untraced\n",
+				coll.rundir, strerror(-err));
+		said_mute |= err == -ETIMEDOUT;
 		coll_disconnect();
 	}
 	return err;
@@ -985,7 +999,7 @@ static void *coll_thread(void *arg)
 	if (!buf || !out || tfs_init())
 		goto out;
 	pthread_mutex_lock(&coll.lock);
-	fresh = coll.sock < 0;	/* the one there at start failed us */
+	fresh = coll.sock < 0 && !coll.timed_out;	/* the one there at start failed us */
 	pthread_mutex_unlock(&coll.lock);
 	for (;;) {
 		coll_apply_pending();
@@ -1001,14 +1015,20 @@ static void *coll_thread(void *arg)
 			break;
 		if (!coll_wait_for_collector(fresh))
 			break;
-		/* A new collector binds, then listens: it may refuse for a moment. */
-		for (tries = 0; tries < 20; tries++) {
+		/*
+		 * A new collector binds, then listens: it may refuse for a
+		 * moment.  One too busy to answer in time is asked again.
+		 */
+		for (tries = 0; tries < 20 + COLL_RETRIES; tries++) {
 			pthread_mutex_lock(&coll.lock);
-			err = coll_join_locked(buf);
+			err = coll_join_locked(buf, tries > 0);
 			pthread_mutex_unlock(&coll.lock);
-			if (err != -ECONNREFUSED)
+			if (err == -ECONNREFUSED && tries < 20)
+				usleep(25000);
+			else if (err == -ETIMEDOUT)
+				usleep(COLL_RETRY_MS * 1000);
+			else
 				break;
-			usleep(25000);
 		}
 		fresh = true;
 	}
@@ -1138,7 +1158,8 @@ static void coll_client_startup(void)
 		return;
 	pthread_mutex_lock(&coll.lock);
 	coll.pid = getpid();
-	err = coll_join_locked(buf);
+	err = coll_join_locked(buf, false);
+	coll.timed_out = err == -ETIMEDOUT;
 	pthread_mutex_unlock(&coll.lock);
 	free(buf);
 	/* Registered, or the collector may come later: the thread serves, or waits. */

@@ -376,6 +376,30 @@ void coll_procs_state(const struct coll_msg *msg, const void *payload)
  * Registration
  */
 
+static void *coll_learner(void *arg)
+{
+	struct coll_proc *p = arg;
+
+	coll_tree_learn(p);
+	coll_record_texts(p);
+	coll_procs_put_one(p);
+	return NULL;
+}
+
+/* Learn a registered process's tree in a thread of its own (@p's reference goes with it). */
+static int coll_spawn_learner(struct coll_proc *p)
+{
+	pthread_attr_t attr;
+	pthread_t t;
+	int err;
+
+	pthread_attr_init(&attr);
+	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+	err = pthread_create(&t, &attr, coll_learner, p);
+	pthread_attr_destroy(&attr);
+	return err;
+}
+
 /* ustrace dump: instead of HELLO, DUMP; answered here, then closed. */
 static bool coll_is_dump(int sock, const struct coll_msg *m)
 {
@@ -449,10 +473,13 @@ static void coll_accept_one(int lsock)
 		close(sock);
 		return;
 	}
+	/* The walk takes many calls: not in the way of the next registration. */
 	coll_procs_ref_one(p);
-	coll_tree_learn(p);
-	coll_record_texts(p);
-	coll_procs_put_one(p);
+	if (coll_spawn_learner(p)) {
+		coll_tree_learn(p);
+		coll_record_texts(p);
+		coll_procs_put_one(p);
+	}
 }
 
 
