@@ -8,8 +8,12 @@
 # abort, _exit, closed descriptors; ustrace dump; a writer scribbling
 # over its own buffer).
 #
-#   coll-scribble  a traced program that fills its own ring buffer's
-#                  memory with garbage, for flight.sh
+#   coll-scribble  a traced program that fires scribble:scribble_tick
+#                  and, with -s, fills its own ring buffer's memory with
+#                  garbage (flight.sh)
+#   coll-other     the same with another format of scribble_tick, for
+#                  daemon.sh (one event name, two formats)
 
 $(call add-prog,$(d)/coll-scribble,$(d)/scribble.c)
-$(call add-cflags,$(d)/scribble.c,-I$(srctree)/$(d))
+$(call add-prog,$(d)/coll-other,$(d)/scribble-other.c)
+$(call add-cflags,$(d)/scribble.c $(d)/scribble-other.c,-I$(srctree)/$(d))

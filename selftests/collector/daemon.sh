@@ -145,6 +145,31 @@ echo 0 > "$T/events/enable"
 same "set_event is empty once everything is off" "" "$(cat "$T/set_event")"
 kill -TERM "$a"; wait "$a"
 
+# One event name, two formats: the second program's event is refused,
+# and both are named.
+echo 1 > "$T/events/enable"
+"$objtree/selftests/collector/coll-scribble" >"$tmp/first.out" 2>"$tmp/first.err" &
+a=$!
+for _ in $(seq 100); do grep -q ready "$tmp/first.out" 2>/dev/null && break; sleep 0.05; done
+"$objtree/selftests/collector/coll-other" >"$tmp/other.out" 2>"$tmp/other.err" &
+b=$!
+for _ in $(seq 100); do grep -q "refused event" "$tmp/other.err" 2>/dev/null && break; sleep 0.05; done
+check "the program with the other format is told on its stderr" \
+	grep -q "ustrace: the collector refused event scribble/scribble_tick: another program defines it with another format" "$tmp/other.err"
+check "the collector's error_log names it" \
+	grep -q "collector: event scribble/scribble_tick of process $b (coll-other) has another format" "$T/error_log"
+check "the tree shows the first program's format" \
+	bash -c "grep -q 'field:int n;' '$T/events/scribble/scribble_tick/format' && ! grep -q twice '$T/events/scribble/scribble_tick/format'"
+check "the first program's events stay" grep -q "scribble_tick: n=" "$T/trace"
+kill -TERM "$b"; wait "$b"
+"$objtree/selftests/collector/coll-other" >"$tmp/other2.out" 2>"$tmp/other2.err" &
+b=$!
+for _ in $(seq 100); do grep -q "refused event" "$tmp/other2.err" 2>/dev/null && break; sleep 0.05; done
+check "a program started after the refusal is refused too" grep -q "refused event" "$tmp/other2.err"
+
+check "the other program runs on" kill -0 "$b"
+kill -TERM "$a" "$b"; wait "$a" "$b"
+
 # Opting out, and embedded mode.
 echo 1 > "$T/events/enable"
 USTRACE_DAEMON=0 "$app" -n 100 -p 100000 >/dev/null 2>&1 &

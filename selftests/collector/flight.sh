@@ -119,7 +119,7 @@ same "with two pids" 2 "$(grep 'rec_seq' "$tmp/two.txt" | awk '{print $1}' | sor
 kill -TERM "$live"; wait "$live" 2>/dev/null
 
 # The collector survives a writer that scribbles over its own buffer.
-"$objtree/selftests/collector/coll-scribble" >"$tmp/scribble.out" 2>&1 &
+"$objtree/selftests/collector/coll-scribble" -s >"$tmp/scribble.out" 2>&1 &
 s=$!
 for _ in $(seq 100); do grep -q scribbled "$tmp/scribble.out" && break; sleep 0.05; done
 check "a program wrote garbage over its buffer's pages and counters" grep -q scribbled "$tmp/scribble.out"

@@ -13,6 +13,7 @@
 
 #include <linux/tracepoint.h>
 
+#ifndef SCRIBBLE_OTHER
 TRACE_EVENT(scribble_tick,
 	TP_PROTO(int n),
 	TP_ARGS(n),
@@ -24,6 +25,22 @@ TRACE_EVENT(scribble_tick,
 	),
 	TP_printk("n=%d", __entry->n)
 );
+#else
+/* The same name, another format (coll-other). */
+TRACE_EVENT(scribble_tick,
+	TP_PROTO(int n),
+	TP_ARGS(n),
+	TP_STRUCT__entry(
+		__field(int, n)
+		__field(int, twice)
+	),
+	TP_fast_assign(
+		__entry->n = n;
+		__entry->twice = 2 * n;
+	),
+	TP_printk("n=%d twice=%d", __entry->n, __entry->twice)
+);
+#endif
 
 #endif /* _SCRIBBLE_EVENTS_H */
 

@@ -1,10 +1,15 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * coll-scribble - a traced program that writes garbage over its own ring
- * buffer (selftests/collector/flight.sh): the collector maps the same
- * memory and must not trust a word of it.  It fires a few events, then
- * fills the buffer's counters, slot words, page ids and pages with
- * pseudo-random bytes, says "scribbled", and waits for SIGTERM.
+ * coll-scribble - a traced program for selftests/collector/: it fires
+ * 1000 scribble:scribble_tick events, then, with -s, writes garbage over
+ * its own ring buffer (flight.sh: the collector maps the same memory and
+ * must not trust a word of it): the buffer's counters, slot words, page
+ * ids and pages get pseudo-random bytes; it says "scribbled" (or
+ * "ready"), and waits for SIGTERM.
+ *
+ * coll-other is the same program with another format of scribble_tick
+ * (SCRIBBLE_OTHER: one more field), for daemon.sh: two programs that
+ * define one event name differently.
  */
 #include <signal.h>
 #include <stdint.h>
@@ -24,8 +29,9 @@ static void on_term(int sig)
 	stop = 1;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+	int scribble = argc > 1 && !strcmp(argv[1], "-s");
 	unsigned long long state = 0x9e3779b97f4a7c15ull;
 	char line[512], path[256];
 	FILE *maps;
@@ -33,6 +39,13 @@ int main(void)
 	signal(SIGTERM, on_term);
 	for (int i = 0; i < 1000; i++)
 		trace_scribble_tick(i);
+	if (!scribble) {
+		printf("ready\n");
+		fflush(stdout);
+		while (!stop)
+			pause();
+		return 0;
+	}
 	maps = fopen("/proc/self/maps", "r");
 	if (!maps)
 		return 1;

@@ -555,8 +555,13 @@ static void coll_apply_locked(void)
 /* After an event registered (trace_event_post_register()): not under any lock. */
 static void coll_apply_pending(void)
 {
+	struct coll_msg m = { .op = COLL_EVENTS };
+
 	pthread_mutex_lock(&coll.lock);
 	coll_apply_locked();
+	/* The collector learns it: its directory, its format. */
+	if (coll.welcomed)
+		coll_send(&m, NULL, 0);
 	pthread_mutex_unlock(&coll.lock);
 }
 
@@ -725,9 +730,9 @@ static int64_t coll_call(const struct coll_msg *m, const char *payload, char *ou
 }
 
 /*
- * GETBUF: the top-level buffer's memfd, for the collector to keep (its
- * events outlive us), and our clock's scale.  Return: the descriptor or
- * -errno; the scale in @out.
+ * The top-level buffer's memfd, for the collector to keep (its events
+ * outlive us), and our clock's scale; the format log made and filled.
+ * Return: the descriptor or -errno; the scale in @out.
  */
 static int coll_getbuf(char *out, uint32_t *outlen)
 {
@@ -925,14 +930,8 @@ static void coll_serve(char *buf, char *out)
 		}
 		if (m->op == COLL_STATE) {
 			coll_state_add(m, buf + sizeof(*m));
-		} else if (m->op == COLL_GETBUF) {
-			int fd = coll_getbuf(out, &outlen);
-
-			r = (struct coll_msg){ .op = COLL_REPLY, .seq = m->seq, .len = outlen };
-			r.ret = fd < 0 ? fd : 0;
-			coll_send_fds(&r, out, outlen, fd, coll_fmt_ours() ? coll.fmt_fd : -1);
-			if (fd >= 0)
-				close(fd);
+		} else if (m->op == COLL_WARN) {
+			fprintf(stderr, "%.*s", (int)m->len, buf + sizeof(*m));
 		} else if (m->op >= COLL_LOOKUP && m->op < COLL_NR_OPS) {
 			r = (struct coll_msg){ .op = COLL_REPLY, .seq = m->seq };
 			r.ret = coll_call(m, buf + sizeof(*m), out, &outlen);

@@ -20,6 +20,9 @@
  *                                  struct ustrace_clock_scale; before
  *                                  anything else (the collector waits for
  *                                  it before it lists the process)
+ *   collector -> program   WARN    a line the program prints on its stderr
+ *   program -> collector   EVENTS  it registered events after WELCOME (the
+ *                                  collector walks its tree again)
  *   collector -> program   a call of the tracefs tree (tracefs.h), which
  *                          the program answers with REPLY, same @seq:
  *                          @ret the call's return (negative errno), the
@@ -66,7 +69,9 @@ enum coll_op {
 	COLL_READABLE,		/* a handle -> ret 0/1 */
 	COLL_RELEASE,		/* a handle */
 	COLL_TRUNCATE,		/* a ino */
-	COLL_GETBUF,		/* -> ret 0, the top buffer's memfd (SCM_RIGHTS),
+	COLL_GETBUF,
+	COLL_WARN,		/* payload: a line for the program's stderr (no answer) */
+	COLL_EVENTS,		/* program -> collector: I registered more events */		/* -> ret 0, the top buffer's memfd (SCM_RIGHTS),
 				   payload struct ustrace_clock_scale */
 	COLL_NR_OPS,
 	/* ustrace dump -> collector, instead of HELLO */

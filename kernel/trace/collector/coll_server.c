@@ -48,6 +48,10 @@ struct coll_proc {
 	struct coll_proc	*next;
 	int			refs;		/* under coll_procs_lock */
 	bool			dead;		/* under coll_procs_lock */
+	bool			learning;	/* a learner runs (coll_procs_lock) */
+	bool			relearn;	/* and must walk again */
+	bool			texts_read;	/* the learner read the texts */
+	bool			skip_pollin;	/* accept loop: a call is reading */
 	pthread_mutex_t		call_lock;	/* one call at a time */
 	uint32_t		seq;		/* under call_lock */
 	int			sock;
@@ -55,6 +59,8 @@ struct coll_proc {
 	pid_t			pid;
 	char			comm[17];
 };
+
+static void coll_proc_note_events(struct coll_proc *p);
 
 static pthread_mutex_t coll_procs_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct coll_proc *coll_procs, **coll_procs_tail = &coll_procs;
@@ -305,6 +311,10 @@ int64_t coll_proc_call_fd(struct coll_proc *p, struct coll_msg *msg, const void 
 			coll_proc_give_up(p, n > 0 ? "broke the protocol" : NULL);
 			goto out;
 		}
+		if (r->op == COLL_EVENTS) {
+			coll_proc_note_events(p);
+			continue;
+		}
 		if (r->op != COLL_REPLY || r->seq != msg->seq) {
 			coll_close_fds(fdp);
 			continue;	/* a late answer to a call given up on */
@@ -376,28 +386,81 @@ void coll_procs_state(const struct coll_msg *msg, const void *payload)
  * Registration
  */
 
+/*
+ * The learner of a process: walks its events (coll_tree_learn()), reads
+ * its texts the first time, and walks again as long as the process says
+ * it registered more events (EVENTS) meanwhile.  It holds a reference.
+ */
 static void *coll_learner(void *arg)
 {
 	struct coll_proc *p = arg;
+	bool again;
 
-	coll_tree_learn(p);
-	coll_record_texts(p);
+	do {
+		coll_tree_learn(p);
+		if (!p->texts_read) {
+			p->texts_read = true;
+			coll_record_texts(p);
+		}
+		pthread_mutex_lock(&coll_procs_lock);
+		again = p->relearn && !p->dead;
+		p->relearn = false;
+		p->learning = again;
+		pthread_mutex_unlock(&coll_procs_lock);
+	} while (again);
 	coll_procs_put_one(p);
 	return NULL;
 }
 
-/* Learn a registered process's tree in a thread of its own (@p's reference goes with it). */
-static int coll_spawn_learner(struct coll_proc *p)
+/* The process has events to learn (it registered, or registered more). */
+static void coll_proc_note_events(struct coll_proc *p)
 {
 	pthread_attr_t attr;
 	pthread_t t;
-	int err;
+	bool start;
 
+	pthread_mutex_lock(&coll_procs_lock);
+	start = !p->learning && !p->dead;
+	if (start) {
+		p->learning = true;
+		p->refs++;
+	} else {
+		p->relearn = true;
+	}
+	pthread_mutex_unlock(&coll_procs_lock);
+	if (!start)
+		return;
 	pthread_attr_init(&attr);
 	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-	err = pthread_create(&t, &attr, coll_learner, p);
+	if (pthread_create(&t, &attr, coll_learner, p)) {
+		pthread_mutex_lock(&coll_procs_lock);
+		p->learning = false;
+		pthread_mutex_unlock(&coll_procs_lock);
+		coll_procs_put_one(p);
+	}
 	pthread_attr_destroy(&attr);
-	return err;
+}
+
+/*
+ * What a process says unasked (EVENTS), read by the accept loop when no
+ * call is reading the socket.  Return: false if the process is gone.
+ */
+static bool coll_proc_drain(struct coll_proc *p)
+{
+	char buf[sizeof(struct coll_msg) + 64];
+	const struct coll_msg *m = (const struct coll_msg *)buf;
+	ssize_t n;
+
+	if (pthread_mutex_trylock(&p->call_lock)) {
+		p->skip_pollin = true;	/* the call reads it */
+		return true;
+	}
+	while ((n = coll_recv_fd(p->sock, buf, sizeof(buf), NULL)) > 0) {
+		if ((size_t)n >= sizeof(*m) && m->op == COLL_EVENTS)
+			coll_proc_note_events(p);
+	}
+	pthread_mutex_unlock(&p->call_lock);
+	return !(n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR));
 }
 
 /* ustrace dump: instead of HELLO, DUMP; answered here, then closed. */
@@ -473,13 +536,8 @@ static void coll_accept_one(int lsock)
 		close(sock);
 		return;
 	}
-	/* The walk takes many calls: not in the way of the next registration. */
-	coll_procs_ref_one(p);
-	if (coll_spawn_learner(p)) {
-		coll_tree_learn(p);
-		coll_record_texts(p);
-		coll_procs_put_one(p);
-	}
+	/* The walk takes many calls: in a thread, not in the way of the next registration. */
+	coll_proc_note_events(p);
 }
 
 
@@ -607,18 +665,31 @@ int ustrace_collector_run(const char *rundir, const char *options, void (*ready)
 		}
 		pfd[0] = (struct pollfd){ .fd = lsock, .events = POLLIN };
 		pfd[1] = (struct pollfd){ .fd = coll_stop_fd, .events = POLLIN };
-		/* A process's end: its socket hangs up (nothing else is asked). */
-		for (i = 0; i < nr; i++)
-			pfd[i + 2] = (struct pollfd){ .fd = v[i]->sock, .events = POLLRDHUP };
-		if (poll(pfd, (nfds_t)nr + 2, -1) < 0 && errno != EINTR) {
+		/*
+		 * A process's end: its socket hangs up; what it says unasked
+		 * (EVENTS) is read here when no call is reading.
+		 */
+		bool skipped = false;
+
+		for (i = 0; i < nr; i++) {
+			short ev = POLLRDHUP | (v[i]->skip_pollin ? 0 : POLLIN);
+
+			skipped |= v[i]->skip_pollin;
+			v[i]->skip_pollin = false;
+			pfd[i + 2] = (struct pollfd){ .fd = v[i]->sock, .events = ev };
+		}
+		if (poll(pfd, (nfds_t)nr + 2, skipped ? 50 : -1) < 0 && errno != EINTR) {
 			err = -errno;
 			free(pfd);
 			coll_procs_put(v, nr);
 			break;
 		}
-		for (i = 0; i < nr; i++)
+		for (i = 0; i < nr; i++) {
 			if (pfd[i + 2].revents & (POLLHUP | POLLRDHUP | POLLERR))
 				coll_proc_give_up(v[i], NULL);
+			else if ((pfd[i + 2].revents & POLLIN) && !coll_proc_drain(v[i]))
+				coll_proc_give_up(v[i], NULL);
+		}
 		if (nr)
 			coll_procs_put(v, nr);
 		if (pfd[1].revents) {

@@ -65,6 +65,9 @@ struct node {
 	size_t		cache_len;
 	struct coll_ino_cache *inos;
 	unsigned int	nr_inos;
+	uint64_t	*refused;	/* members whose event of this name differs */
+	unsigned int	nr_refused;
+	uint64_t	format_from;	/* the member whose format is cached */
 };
 
 enum file_kind { F_FIRST, F_MERGE, F_PIPE, F_RAW, F_UNION, F_CONCAT };
@@ -262,6 +265,14 @@ static int member_ino(struct coll_proc *p, struct node *n, uint64_t *ino, struct
 		return 0;
 	}
 	pthread_mutex_lock(&tree_lock);
+	for (struct node *a = n; a; a = a->parent) {
+		for (unsigned int i = 0; i < a->nr_refused; i++) {
+			if (a->refused[i] == id) {
+				pthread_mutex_unlock(&tree_lock);
+				return -ENOENT;	/* its event is not this one */
+			}
+		}
+	}
 	cached = node_ino_cached_locked(n, id, ino);
 	pthread_mutex_unlock(&tree_lock);
 	if (cached && !st)
@@ -516,9 +527,68 @@ static int member_slurp(struct member_file *mf, char **out, size_t *len);
  * after the process is gone (trace-cmd reads the formats at the end of a
  * recording), they are what it showed.
  */
+/* Two formats but for their "ID: N" lines. */
+static bool same_format(const char *a, size_t al, const char *b, size_t bl)
+{
+	const char *ia = memmem(a, al, "\nID: ", 5), *ib = memmem(b, bl, "\nID: ", 5);
+	const char *ea, *eb;
+
+	if (!ia || !ib || ia - a != ib - b || memcmp(a, b, (size_t)(ia - a)))
+		return false;
+	ea = memchr(ia + 1, '\n', al - (size_t)(ia + 1 - a));
+	eb = memchr(ib + 1, '\n', bl - (size_t)(ib + 1 - b));
+	if (!ea || !eb)
+		return false;
+	return al - (size_t)(ea - a) == bl - (size_t)(eb - b) &&
+	       !memcmp(ea, eb, al - (size_t)(ea - a));
+}
+
+/*
+ * A process whose event of a name another process defined has another
+ * format: its event is refused (the collector's tree shows the first
+ * one), and both are named, in the collector's error_log and on the
+ * process's stderr.
+ */
+static void refuse_event(struct coll_proc *p, struct node *ev)
+{
+	uint64_t *v, id = coll_proc_id(p), eino;
+	char line[512];
+	struct coll_msg m = { .op = COLL_WARN };
+	struct coll_stat cs;
+	uint32_t outlen;
+	int64_t h;
+
+	/* Off in that program, and out of the tree's reach for it. */
+	if (!member_ino(p, ev, &eino, NULL) &&
+	    !member_call(p, COLL_LOOKUP, eino, 0, 0, 0, "enable", 6, &cs, sizeof(cs), &outlen) &&
+	    outlen == sizeof(cs) &&
+	    (h = member_call(p, COLL_OPEN, cs.ino, 0, O_WRONLY, 0, NULL, 0, NULL, 0,
+			     &outlen)) >= 0) {
+		member_call(p, COLL_WRITE, (uint64_t)h, 0, 0, 0, "0", 1, NULL, 0, &outlen);
+		member_call(p, COLL_RELEASE, (uint64_t)h, 0, 0, 0, NULL, 0, NULL, 0, &outlen);
+	}
+
+	pthread_mutex_lock(&tree_lock);
+	v = realloc(ev->refused, (ev->nr_refused + 1) * sizeof(*v));
+	if (v) {
+		ev->refused = v;
+		ev->refused[ev->nr_refused++] = id;
+	}
+	pthread_mutex_unlock(&tree_lock);
+	snprintf(line, sizeof(line), "event %s of process %d (%s) has another format than the "
+		 "one of that name the collector serves: refused", ev->path + 7,
+		 (int)coll_proc_pid(p), coll_proc_comm(p));
+	coll_log(true, "%s", line);
+	snprintf(line, sizeof(line), "ustrace: the collector refused event %s: another "
+		 "program defines it with another format\n", ev->path + 7);
+	m.len = (uint32_t)strlen(line);
+	coll_proc_send(p, &m, line);
+}
+
 static void learn_text(struct coll_proc *p, struct node *n, uint64_t ino)
 {
 	struct member_file mf = { .proc = p };
+	bool conflict = false, format = !strcmp(n->name, "format");
 	uint32_t outlen;
 	int64_t h;
 	size_t len;
@@ -530,14 +600,27 @@ static void learn_text(struct coll_proc *p, struct node *n, uint64_t ino)
 	mf.handle = (uint64_t)h;
 	if (!member_slurp(&mf, &text, &len) && text) {
 		pthread_mutex_lock(&tree_lock);
-		free(n->cache);
-		n->cache = text;
-		n->cache_len = len;
+		if (format && n->cache_len && n->format_from != coll_proc_id(p) &&
+		    !same_format(n->cache, n->cache_len, text, len)) {
+			conflict = true;
+			free(text);
+		} else if (!format || !n->cache_len || n->format_from == coll_proc_id(p) ||
+			   !n->format_from) {
+			free(n->cache);
+			n->cache = text;
+			n->cache_len = len;
+			if (format)
+				n->format_from = coll_proc_id(p);
+		} else {
+			free(text);
+		}
 		pthread_mutex_unlock(&tree_lock);
 	} else {
 		free(text);
 	}
 	member_call(p, COLL_RELEASE, mf.handle, 0, 0, 0, NULL, 0, NULL, 0, &outlen);
+	if (conflict && n->parent)
+		refuse_event(p, n->parent);
 }
 
 /*
