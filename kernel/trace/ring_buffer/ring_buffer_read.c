@@ -1143,8 +1143,12 @@ int ring_buffer_wait(struct trace_buffer *buffer, int cpu, int full, int timeout
 		ret = ring_buffer_wait_sleep(buffer, seq, ms);
 		if (ret == -EINTR)
 			return ret;
-		/* Woken (by a writer or a wake_waiters): the caller looks. */
-		if (ring_buffer_wait_seq(buffer) != seq)
+		/*
+		 * Woken (by a writer or a wake_waiters): the caller looks,
+		 * once the event that rang is committed.
+		 */
+		if (ring_buffer_wait_seq(buffer) != seq &&
+		    ring_buffer_wait_arm(buffer, cpu, full) != RING_BUFFER_WAIT_INFLIGHT)
 			return 0;
 	}
 }
