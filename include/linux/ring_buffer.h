@@ -128,6 +128,29 @@ __ustrace_visible void ring_buffer_free_read_page(struct trace_buffer *buffer, i
 __ustrace_visible int ring_buffer_read_page(struct trace_buffer *buffer, void **data_page,
 					    size_t len, int cpu, int full);
 
+/*
+ * Waiting for data without polling (Documentation/trace/ring-buffer-design.rst,
+ * "Waiting").  A reader loads ring_buffer_wait_seq(), arms the CPUs it
+ * waits for with ring_buffer_wait_arm(), and sleeps with
+ * ring_buffer_wait_sleep() on the value it loaded, unless an arm said
+ * READY (look now) or INFLIGHT (an event is being written: sleep at most
+ * RING_BUFFER_WAIT_INFLIGHT_MS).  @full is the kernel's buffer_percent:
+ * 0 wakes on any data, 1..100 when that part of the CPU's pages is
+ * written (and a whole page can be taken).
+ */
+#define RING_BUFFER_WAIT_ARMED		0
+#define RING_BUFFER_WAIT_READY		1
+#define RING_BUFFER_WAIT_INFLIGHT	2
+#define RING_BUFFER_WAIT_INFLIGHT_MS	1
+__ustrace_visible uint32_t ring_buffer_wait_seq(struct trace_buffer *buffer);
+__ustrace_visible uint32_t *ring_buffer_wait_word(struct trace_buffer *buffer);
+__ustrace_visible int ring_buffer_wait_arm(struct trace_buffer *buffer, int cpu, int full);
+__ustrace_visible int ring_buffer_wait_sleep(struct trace_buffer *buffer, uint32_t seq,
+					     int timeout_ms);
+__ustrace_visible int ring_buffer_wait(struct trace_buffer *buffer, int cpu, int full,
+				       int timeout_ms);
+__ustrace_visible void ring_buffer_wake_waiters(struct trace_buffer *buffer, int cpu);
+
 /* Non-consuming reads (the trace file) */
 __ustrace_visible struct ring_buffer_iter *
 ring_buffer_read_start(struct trace_buffer *buffer, int cpu);

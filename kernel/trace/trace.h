@@ -193,6 +193,7 @@ struct trace_array {
 	pid_t				*pids[2];
 	size_t				nr_pids[2];
 	struct trace_event_file		*marker_file;
+	unsigned int			buffer_percent;	/* atomic */
 };
 
 /* The options a new instance starts with (trace_instance.c). */

@@ -70,6 +70,13 @@ void trace_array_for_each_instance(void (*fn)(struct trace_array *tr, void *priv
 /* Its buffer: never NULL once the instance exists. */
 struct trace_buffer *trace_array_buffer(struct trace_array *tr);
 
+/*
+ * buffer_percent (0..100, default 50): how full a CPU's buffer is before
+ * the readers that honour it (trace_pipe_raw's poll, the recorder) wake.
+ */
+unsigned int trace_array_buffer_percent(const struct trace_array *tr);
+void trace_array_set_buffer_percent(struct trace_array *tr, unsigned int percent);
+
 /* ------------------------------------------------------------------
  * Events per instance
  */

@@ -231,6 +231,7 @@ static int tr_alloc_buffer(struct trace_array *tr)
 	for (cpu = 0; cpu < tr->nr_cpus; cpu++)
 		tr->size_kb[cpu] = TRACE_BUF_SIZE_DEFAULT_KB;
 	tr->options = trace_option_defaults;
+	tr->buffer_percent = 50;
 	return 0;
 }
 
@@ -457,6 +458,18 @@ void trace_array_for_each_instance(void (*fn)(struct trace_array *tr, void *priv
 struct trace_buffer *trace_array_buffer(struct trace_array *tr)
 {
 	return tr->buffer;
+}
+
+unsigned int trace_array_buffer_percent(const struct trace_array *tr)
+{
+	return __atomic_load_n(&tr->buffer_percent, __ATOMIC_RELAXED);
+}
+
+void trace_array_set_buffer_percent(struct trace_array *tr, unsigned int percent)
+{
+	__atomic_store_n(&tr->buffer_percent, percent, __ATOMIC_RELAXED);
+	/* Waiters armed with the old value look again. */
+	ring_buffer_wake_waiters(tr->buffer, RING_BUFFER_ALL_CPUS);
 }
 
 /* ------------------------------------------------------------------
@@ -718,10 +731,13 @@ int trace_array_tracing_on(struct trace_array *tr)
  */
 void trace_array_tracing_switch(struct trace_array *tr, bool on)
 {
-	if (on)
+	if (on) {
 		ring_buffer_record_on(tr->buffer);
-	else
+	} else if (ring_buffer_record_is_set_on(tr->buffer)) {
 		ring_buffer_record_off(tr->buffer);
+		/* A trace_pipe that read something ends when tracing stops. */
+		ring_buffer_wake_waiters(tr->buffer, RING_BUFFER_ALL_CPUS);
+	}
 }
 
 void trace_array_set_tracing_on(struct trace_array *tr, int on)

@@ -44,7 +44,10 @@ $(call add-cflags,$(d)/render_bench.c,-I$(srctree)/$(d))
 BENCH_PROGS += $(d)/render_bench
 
 # pc_bench: producer/consumer mode, a writer at full speed and a reader
-# taking whole pages as trace_pipe_raw does: what is dropped.
+# taking whole pages as trace_pipe_raw does: what is dropped, and the
+# writer's cost, with a reader that polls and one that sleeps until
+# buffer_percent (ring_buffer_wait()).
+# wakeups.sh: wakeups/s of an idle traced program with a reader attached.
 $(call add-prog,$(d)/pc_bench,$(d)/pc_bench.c,-lpthread)
 BENCH_PROGS += $(d)/pc_bench
 

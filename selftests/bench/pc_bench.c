@@ -7,18 +7,22 @@
  * 3 ints and a 16-byte string as fast as it can, while a reader thread
  * takes whole pages out of every CPU's ring with ring_buffer_read_page(),
  * as trace-cmd reads trace_pipe_raw, sleeping 100 us when nothing is
- * ready.  With the two threads on different CPUs the reader keeps up,
- * and nothing may be lost.
+ * ready (the "pc" run), or sleeping in ring_buffer_wait() until the
+ * writer's CPU is buffer_percent (50) full (the "pc_wait" run, as the
+ * recorder does).  With the two threads on different CPUs the reader
+ * keeps up, and nothing may be lost.
  *
- * Prints "key value" lines: pc_written, pc_read (events in the pages the
- * reader took), pc_dropped (refused by the full buffer), pc_ns_per_event
- * (the writer's), and pc_lost_ratio.  Exit status 1 when the accounting
- * does not add up (read + dropped != written).
+ * Prints "key value" lines for each run: _written, _read (events in the
+ * pages the reader took), _dropped (refused by the full buffer),
+ * _ns_per_event (the writer's), _lost_ratio and _reader_wakeups_per_s
+ * (the reader's voluntary context switches).  Exit status 1 when the
+ * accounting does not add up (read + dropped != written).
  *
  * USTRACE_BENCH_EVENTS sets N (default 5,000,000).
  */
 #include <pthread.h>
 #include <sched.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,11 +89,34 @@ static unsigned long count_page(void *page)
 	return n;
 }
 
+/* voluntary_ctxt_switches of the calling thread. */
+static long self_switches(void)
+{
+	char line[128];
+	long n = -1;
+	FILE *f = fopen("/proc/thread-self/status", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "voluntary_ctxt_switches: %ld", &n) == 1)
+			break;
+	fclose(f);
+	return n;
+}
+
+struct run {
+	bool wait;		/* sleep in ring_buffer_wait(), not usleep() */
+	unsigned long read;
+	long switches;		/* the reader's, while the writer wrote */
+};
+
 static void *reader(void *arg)
 {
-	unsigned long *read = arg;
+	struct run *run = arg;
 	int nr = ring_buffer_nr_cpus(buffer);
 	void **pages = calloc((size_t)nr, sizeof(*pages));
+	long sw0 = self_switches();
 
 	pin(1);
 	for (int cpu = 0; cpu < nr; cpu++)
@@ -101,35 +128,40 @@ static void *reader(void *arg)
 			/* Whole pages while writing; the rest once done. */
 			while (!ring_buffer_read_page(buffer, &pages[cpu], RB_PAGE_SIZE,
 						      cpu, !done)) {
-				*read += count_page(pages[cpu]);
+				run->read += count_page(pages[cpu]);
 				got = 1;
 			}
 		}
 		if (done && !got)
 			break;
-		if (!got)
+		if (got)
+			continue;
+		if (!run->wait)
 			usleep(100);
+		else if (!done)
+			/* The writer's CPU, at the kernel's default buffer_percent. */
+			ring_buffer_wait(buffer, bench_cpus[0], 50, 1000);
 	}
+	run->switches = self_switches() - sw0;
 	for (int cpu = 0; cpu < nr; cpu++)
 		ring_buffer_free_read_page(buffer, cpu, pages[cpu]);
 	free(pages);
 	return NULL;
 }
 
-int main(void)
+/* One run; prints PREFIX_* lines.  Return: whether the accounting adds up. */
+static bool run_one(const char *prefix, bool wait, long n)
 {
-	long n = bench_events(5000000);
 	struct bench_payload p = { 1, 2, 3, "bench-thread-xy" };
-	unsigned long read = 0, dropped = 0;
+	struct run run = { .wait = wait };
+	unsigned long dropped = 0;
 	double t0, t1;
 	pthread_t th;
 
-	bench_find_cpus();
+	writer_done = 0;
 	buffer = ring_buffer_alloc(1408 << 10, 0);
-	if (!buffer)
-		return 1;
-	if (pthread_create(&th, NULL, reader, &read))
-		return 1;
+	if (!buffer || pthread_create(&th, NULL, reader, &run))
+		return false;
 	pin(0);
 	t0 = bench_now_ns();
 	for (long i = 0; i < n; i++) {
@@ -138,16 +170,31 @@ int main(void)
 	}
 	t1 = bench_now_ns();
 	writer_done = 1;
+	ring_buffer_wake_waiters(buffer, RING_BUFFER_ALL_CPUS);
 	pthread_join(th, NULL);
 	for (int cpu = 0; cpu < ring_buffer_nr_cpus(buffer); cpu++)
 		dropped += ring_buffer_dropped_events_cpu(buffer, cpu) +
 			   ring_buffer_commit_overrun_cpu(buffer, cpu) +
 			   ring_buffer_overrun_cpu(buffer, cpu);
-	printf("pc_written %ld\n", n);
-	printf("pc_read %lu\n", read);
-	printf("pc_dropped %lu\n", dropped);
-	printf("pc_ns_per_event %.2f\n", (t1 - t0) / (double)n);
-	printf("pc_lost_ratio %.6f\n", (double)dropped / (double)n);
+	printf("%s_written %ld\n", prefix, n);
+	printf("%s_read %lu\n", prefix, run.read);
+	printf("%s_dropped %lu\n", prefix, dropped);
+	printf("%s_ns_per_event %.2f\n", prefix, (t1 - t0) / (double)n);
+	printf("%s_lost_ratio %.6f\n", prefix, (double)dropped / (double)n);
+	printf("%s_reader_wakeups_per_s %.0f\n", prefix,
+	       (double)run.switches * 1e9 / (t1 - t0));
 	ring_buffer_free(buffer);
-	return read + dropped == (unsigned long)n ? 0 : 1;
+	return run.read + dropped == (unsigned long)n;
+}
+
+int main(void)
+{
+	long n = bench_events(5000000);
+	bool ok;
+
+	bench_find_cpus();
+	/* pc: the reader polls (100 us naps); pc_wait: it sleeps until 50 % is written. */
+	ok = run_one("pc", false, n);
+	ok &= run_one("pc_wait", true, n);
+	return ok ? 0 : 1;
 }

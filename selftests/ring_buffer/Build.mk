@@ -18,6 +18,9 @@
 #                    write (yielding inside their events): every committed
 #                    event in one buffer or the other, once, intact, and
 #                    the counters add up
+#   rb-wake          readers sleep until their condition (any data,
+#                    buffer_percent, a wake, a reset) and are woken
+#                    within 100 ms of it, in this process and another
 
 rb-kbuffer-cflags := $(shell $(PKG_CONFIG) --cflags libtraceevent 2>/dev/null)
 rb-kbuffer-libs	:= $(shell $(PKG_CONFIG) --libs libtraceevent 2>/dev/null)
@@ -30,6 +33,7 @@ endif
 $(call add-prog,$(d)/rb-torture,$(d)/torture.c)
 $(call add-prog,$(d)/rb-torture-long,$(d)/torture-long.c)
 $(call add-prog,$(d)/rb-swap,$(d)/swap.c)
+$(call add-prog,$(d)/rb-wake,$(d)/wake.c)
 
-TEST_PROGS += $(d)/rb-layout $(d)/rb-torture $(d)/rb-swap
+TEST_PROGS += $(d)/rb-layout $(d)/rb-torture $(d)/rb-swap $(d)/rb-wake
 STRESS_PROGS += $(d)/rb-torture-long

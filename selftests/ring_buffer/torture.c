@@ -17,7 +17,9 @@
  * which CPU each event went to) and in total always.  "written" counts
  * every reservation attempt that was not discarded, successful or not.
  * The iterator checks every event it sees the same way (order within
- * each walk).
+ * each walk).  When it finds nothing, the reader sleeps in
+ * ring_buffer_wait() (any data, or buffer_percent 50 of a CPU) or yields,
+ * so that writers also ring bells and meet watermarks meanwhile.
  *
  * RB_TORTURE_SECONDS (default 0.7, RB_TORTURE_DEFAULT_SECONDS when
  * built by torture-long.c) is the length of each phase.
@@ -306,7 +308,20 @@ static void *reader_thread(void *arg)
 		}
 		if (__atomic_load_n(&stop_reader, __ATOMIC_ACQUIRE) && ++idle > 3)
 			break;
-		sched_yield();
+		/*
+		 * Sleep as trace_pipe and the recorder do, at most 1 ms: the
+		 * bell and the watermarks armed under the writers' feet.
+		 */
+		switch (next_rand(&rng) % 3) {
+		case 0:
+			ring_buffer_wait(buffer, RING_BUFFER_ALL_CPUS, 0, 1);
+			break;
+		case 1:
+			ring_buffer_wait(buffer, (int)(next_rand(&rng) % nr_cpus), 50, 1);
+			break;
+		default:
+			sched_yield();
+		}
 	}
 	ring_buffer_free_read_page(buffer, 0, page);
 	free(p);

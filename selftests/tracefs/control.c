@@ -81,6 +81,9 @@ static void test_buffer_size_per_cpu(void)
 
 static void test_buffer_percent(void)
 {
+	struct tfs_stat st;
+	int64_t dir = tfs_path("instances");
+
 	EXPECT_STREQ("50\n", tfs_cat("buffer_percent"));
 	EXPECT_EQ(0, tfs_refuses("buffer_percent", -EINVAL, TFS_WRITES("101", "", "-1")));
 	EXPECT_EQ(1, tfs_echo("buffer_percent", "0"));
@@ -88,6 +91,19 @@ static void test_buffer_percent(void)
 	EXPECT_EQ(3, tfs_echo("buffer_percent", "100"));
 	EXPECT_EQ(3, tfs_echo("buffer_percent", "50\n"));
 	EXPECT_STREQ("50\n", tfs_cat("buffer_percent"));
+	/* The kernel's errnos (checked against /sys/kernel/tracing). */
+	EXPECT_EQ(0, tfs_refuses("buffer_percent", -EINVAL,
+				 TFS_WRITES("abc", " 7", "0x10", "5 6")));
+	EXPECT_EQ(-ERANGE, tfs_echo("buffer_percent", "18446744073709551616"));
+	EXPECT_STREQ("50\n", tfs_cat("buffer_percent"));
+	/* An instance has its own, 50 to start with. */
+	ASSERT_EQ(0, tfs_mkdir((uint64_t)dir, "pct", &st));
+	EXPECT_STREQ("50\n", tfs_cat("instances/pct/buffer_percent"));
+	EXPECT_EQ(2, tfs_echo("instances/pct/buffer_percent", "10"));
+	EXPECT_STREQ("10\n", tfs_cat("instances/pct/buffer_percent"));
+	EXPECT_STREQ("50\n", tfs_cat("buffer_percent"));
+	EXPECT_EQ(0, tfs_refuses("instances/pct/buffer_percent", -EINVAL, TFS_WRITES("101")));
+	EXPECT_EQ(0, tfs_rmdir((uint64_t)dir, "pct"));
 }
 
 /* "[local] global ...", with the brackets where the clock is. */

@@ -17,9 +17,12 @@
  *	ring buffer ──read_page──▶ cpuN spill ──trace_dat_write()──▶ trace.dat
  *
  * In producer/consumer mode a thread of ours moves the full pages of a
- * CPU whose buffer is half full, as trace-cmd record's readers do when
- * buffer_percent (50) is reached, so that a recording longer than the
- * buffer loses nothing while the disk keeps up.  In overwrite mode (the
+ * CPU whose buffer is buffer_percent full (the instance's file, 50 by
+ * default; 0 counts as one whole page), as trace-cmd record's readers do
+ * when their splice wakes, so that a recording longer than the buffer
+ * loses nothing while the disk keeps up.  It sleeps in between: the
+ * writer whose page switch reaches the mark wakes it (ring buffer
+ * "Waiting"); an idle program wakes it never.  In overwrite mode (the
  * flight recorder) pages stay in the buffer until a file is written, and
  * the thread only waits for requests.
  *
@@ -484,19 +487,33 @@ static int rec_move_pages(int cpu, bool full)
 	return err;
 }
 
-/*
- * The thread's pass: CPUs whose buffer is at least half full.
- * Return: whether it moved pages (the writers are busy: look again soon).
- */
-static bool rec_move_half_full(void)
+/* buffer_percent as the thread honours it: 0 is one whole page. */
+static int rec_percent(void)
 {
+	int pct = (int)trace_array_buffer_percent(rec.tr);
+
+	return pct ? pct : 1;
+}
+
+/*
+ * The thread's pass: CPUs whose buffer is buffer_percent full.  Arms the
+ * others, so that their writers wake the thread when they get there.
+ * Return: whether it moved pages (the writers are busy: look again soon);
+ * *ms, how long the thread may sleep after (-1: until woken).
+ */
+static bool rec_move_half_full(int *ms)
+{
+	int pct = rec_percent();
 	bool moved = false;
 
+	*ms = -1;
 	for (int cpu = 0; cpu < rec.nr_cpus; cpu++) {
-		unsigned long size = ring_buffer_size(rec.buffer, cpu);
 		uint64_t before = rec.cpus[cpu].size;
+		int armed = ring_buffer_wait_arm(rec.buffer, cpu, pct);
 
-		if (ring_buffer_bytes_cpu(rec.buffer, cpu) * 2 >= size) {
+		if (armed == RING_BUFFER_WAIT_INFLIGHT)
+			*ms = RING_BUFFER_WAIT_INFLIGHT_MS;
+		if (armed == RING_BUFFER_WAIT_READY) {
 			int err = rec_move_pages(cpu, true);
 
 			if (err)
@@ -866,11 +883,18 @@ static void rec_drop_claim(void)
  * that a wake between its look and its sleep is not lost.
  */
 
-/* Async-signal-safe. */
+/*
+ * Async-signal-safe.  In producer/consumer mode the thread may sleep on
+ * the buffer's wake word instead: that one is woken too.
+ */
 static void rec_wake(void)
 {
+	struct trace_buffer *buffer = __atomic_load_n(&rec.buffer, __ATOMIC_ACQUIRE);
+
 	__atomic_add_fetch(&rec.wake_seq, 1, __ATOMIC_RELEASE);
 	rec_futex(&rec.wake_seq, FUTEX_WAKE_PRIVATE, 1, NULL);
+	if (buffer)
+		ring_buffer_wake_waiters(buffer, RING_BUFFER_ALL_CPUS);
 }
 
 /* Until woken after @seen was read, or @ms (-1: no limit). */
@@ -979,21 +1003,44 @@ static bool rec_has_work(void)
 	       __atomic_load_n(&rec.req.kind, __ATOMIC_ACQUIRE) == REQ_WRITE;
 }
 
+/*
+ * Producer/consumer, recording: sleep on the buffer's wake word, armed by
+ * the last pass (rec_move_half_full()), which a writer reaching
+ * buffer_percent and rec_wake() both wake.
+ */
+static void rec_sleep_on_buffer(void)
+{
+	uint32_t seq = ring_buffer_wait_seq(rec.buffer);
+	int ms;
+
+	/* Armed again after the load, so that no wake falls in between. */
+	if (!rec_move_half_full(&ms) && !rec_has_work())
+		ring_buffer_wait_sleep(rec.buffer, seq, ms);
+}
+
 static void *rec_thread_fn(void *arg)
 {
 	bool busy = false;
-	int err = rec_thread_init();
+	int err = rec_thread_init(), ms;
 
 	(void)arg;
 	__atomic_store_n(&rec.init, err, __ATOMIC_RELEASE);
 	rec_futex((unsigned int *)&rec.init, FUTEX_WAKE_PRIVATE, INT_MAX, NULL);
 	while (!err) {
 		unsigned int seen = __atomic_load_n(&rec.wake_seq, __ATOMIC_ACQUIRE);
-		int timeout = rec.cfg.mode != USTRACE_RECORD_PRODUCER_CONSUMER ? -1 :
-			      busy ? 1 : RECORD_POLL_MS;
+		bool consuming = rec.cfg.mode == USTRACE_RECORD_PRODUCER_CONSUMER &&
+				 rec.own_table &&
+				 __atomic_load_n(&rec.state, __ATOMIC_ACQUIRE) == REC_ON;
 
-		if (!rec_has_work())
-			rec_sleep(seen, timeout);
+		if (rec_has_work())
+			;
+		else if (busy)
+			rec_sleep(seen, 1);
+		else if (consuming)
+			rec_sleep_on_buffer();
+		else
+			rec_sleep(seen, rec.cfg.mode != USTRACE_RECORD_PRODUCER_CONSUMER ? -1 :
+					RECORD_POLL_MS);
 		if (__atomic_load_n(&rec.req.kind, __ATOMIC_ACQUIRE) == REQ_WRITE)
 			rec_serve();
 		if (__atomic_load_n(&rec.stop, __ATOMIC_ACQUIRE))
@@ -1003,7 +1050,7 @@ static void *rec_thread_fn(void *arg)
 			rec_dump_now();
 		busy = rec.cfg.mode == USTRACE_RECORD_PRODUCER_CONSUMER && rec.own_table &&
 		       __atomic_load_n(&rec.state, __ATOMIC_ACQUIRE) == REC_ON &&
-		       rec_move_half_full();
+		       rec_move_half_full(&ms);
 	}
 	rec_spills_close();
 	return NULL;

@@ -466,6 +466,7 @@ int rb_claim_next(struct trace_buffer *buffer, char *region, u64 pos,
 		  enum rb_claim_mode mode, u32 *npage, u32 *nslot);
 void rb_finish_switch(char *region, u64 old, u32 npage, u32 nslot, u64 ts);
 void rb_corrupt(struct trace_buffer *buffer, int cpu, const char *what);
+void rb_wake_region(char *region, unsigned int cpu);
 
 /* ring_buffer_fork.c: from ring_buffer_alloc() and ring_buffer_free(). */
 void rb_fork_track(struct trace_buffer *buffer);

@@ -51,7 +51,7 @@ typedef uint64_t u64;
 typedef unsigned __int128 u128;
 
 #define RB_LAYOUT_MAGIC		0x52425553u	/* "USBR" */
-#define RB_LAYOUT_VERSION	1
+#define RB_LAYOUT_VERSION	2	/* 2: the wait words (rb_cpu_meta.wait, rb_shared_header.wake) */
 
 #define RB_PAGE_SHIFT		12
 #define RB_DATA_SIZE		RB_PAGE_DATA_SIZE
@@ -99,6 +99,13 @@ struct rb_tail {
 #define RB_OFF_FROZEN_RESIZE	0xffffu
 #define RB_OFF_FROZEN_RESET	0xfffeu
 #define RB_OFF_FROZEN_MIN	RB_OFF_FROZEN_RESET
+/*
+ * The bell: a reader waiting for any data sets this bit in the offset of
+ * an open tail, so that no event fits and the next writer takes the slow
+ * path, which clears it and wakes the readers.  Never set in a frozen
+ * tail (whose offsets have it set anyway).
+ */
+#define RB_OFF_BELL		0x2000u
 #define RB_SEQ_BITS		22
 #define RB_SEQ_MASK		((1u << RB_SEQ_BITS) - 1)
 
@@ -107,9 +114,16 @@ static inline bool rb_off_frozen(u32 off)
 	return off >= RB_OFF_FROZEN_MIN;
 }
 
+/* The offset field as it is: with the bell, or a frozen value. */
 static inline u32 rb_pos_off(u64 pos)
 {
 	return pos & 0xffff;
+}
+
+/* The offset of the next event in an open tail, without the bell. */
+static inline u32 rb_pos_used(u64 pos)
+{
+	return pos & 0xffff & ~RB_OFF_BELL;
 }
 
 static inline u32 rb_pos_seq(u64 pos)
@@ -213,7 +227,16 @@ struct rb_cpu_meta {
 	/* changed only while frozen */
 	u32 nr_slots __rb_cacheline;	/* pages in the ring */
 	u32 nr_pages;			/* page ids in use: nr_slots + 1 */
+
+	/*
+	 * Layout 2.  Set by readers going to sleep, read by the writer that
+	 * switches pages: RB_WAIT_ARMED | the seq of the tail page at which
+	 * the earliest waiter's watermark is reached (0: nobody waits).
+	 */
+	u32 wait __rb_cacheline;
 };
+
+#define RB_WAIT_ARMED		(1u << 31)
 
 _Static_assert(sizeof(struct rb_cpu_meta) <= RB_SLOTS_OFF, "meta too large");
 
@@ -232,6 +255,13 @@ struct rb_shared_header {
 	u32 page_slot_off;
 	u32 lost_off;
 	u32 flags;			/* RB_FL_* */
+	/*
+	 * Layout 2: the futex readers sleep on (not private: a reader in
+	 * another process maps the same memfd).  Bumped, then woken, by
+	 * whoever wakes them: a writer whose page switch reached an armed
+	 * watermark or rang the bell, a reset, a resize, a swap, a close.
+	 */
+	u32 wake;
 };
 
 #endif /* _USTRACE_KERNEL_TRACE_RB_LAYOUT_H */

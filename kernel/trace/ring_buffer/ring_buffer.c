@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdbool.h>
@@ -16,8 +17,10 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
+#include <linux/futex.h>
 #include <linux/ring_buffer.h>
 #include <linux/trace_clock.h>
 #include "../../internal.h"
@@ -253,7 +256,7 @@ void rb_finish_switch(char *region, u64 old, u32 npage, u32 nslot, u64 ts)
 {
 	struct rb_cpu_meta *meta = (struct rb_cpu_meta *)region;
 	u32 opage = rb_pos_page(old);
-	u32 off = rb_pos_off(old);
+	u32 off = rb_pos_used(old);
 	u32 oslot = rb_get_page_slot(region, opage);
 	u32 *pad = rb_page_data(region, opage) + off / 4;
 	u32 left = RB_DATA_SIZE - off;
@@ -271,7 +274,49 @@ void rb_finish_switch(char *region, u64 old, u32 npage, u32 nslot, u64 ts)
 	} else if (left) {
 		pad[0] = rb_hdr(RINGBUF_TYPE_PADDING, 0);
 	}
-	__atomic_add_fetch(&rb_slots(region)[oslot], left + RB_MARK_CLOSE, __ATOMIC_RELEASE);
+	/*
+	 * seq_cst (the same lock add on x86): the writer's load of
+	 * meta->wait after it (rb_wait_check()) cannot be ordered before
+	 * it, against the reader's store of wait and load of the tail.
+	 */
+	__atomic_add_fetch(&rb_slots(region)[oslot], left + RB_MARK_CLOSE, __ATOMIC_SEQ_CST);
+}
+
+/* The header of the mapping @region (CPU @cpu's) is in. */
+static inline struct rb_shared_header *rb_header_of(char *region, unsigned int cpu)
+{
+	return (struct rb_shared_header *)(region - ((size_t)cpu << RB_CPU_SHIFT) - RB_HDR_SIZE);
+}
+
+/*
+ * Wake every reader sleeping on the mapping's wake word: a bump, then
+ * FUTEX_WAKE (shared: a reader may be in another process).  From any
+ * context, signal handlers included; errno is left as it was.
+ */
+noinline void rb_wake_region(char *region, unsigned int cpu)
+{
+	struct rb_shared_header *h = rb_header_of(region, cpu);
+	int saved = errno;
+
+	__atomic_add_fetch(&h->wake, 1, __ATOMIC_SEQ_CST);
+	syscall(SYS_futex, &h->wake, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
+	errno = saved;
+}
+
+/*
+ * The page switch reached seq @nseq and a reader waits (@w, loaded from
+ * meta->wait): wake it if its watermark is reached.  One switcher takes
+ * the word (cmpxchg to 0) and wakes; readers re-arm when they look again.
+ */
+static noinline void rb_wait_check(char *region, unsigned int cpu, u32 w, u32 nseq)
+{
+	struct rb_cpu_meta *meta = (struct rb_cpu_meta *)region;
+
+	if (rb_seq_diff(nseq, w & RB_SEQ_MASK) < 0)
+		return;
+	if (__atomic_compare_exchange_n(&meta->wait, &w, 0, false, __ATOMIC_SEQ_CST,
+					__ATOMIC_RELAXED))
+		rb_wake_region(region, cpu);
 }
 
 static noinline struct ring_buffer_event *rb_drop(struct rb_cpu_meta *meta, int err)
@@ -294,7 +339,7 @@ rb_reserve_slow(struct trace_buffer *buffer, char *region, u32 evsize)
 	unsigned int cpu = (unsigned int)rb_region_cpu(buffer, region);
 	struct ring_buffer_event *event = NULL;
 	struct rb_tail old, new, seen;
-	u32 npage, nslot, off, size;
+	u32 npage, nslot, off, size, w;
 	u64 ts, delta;
 	bool ext;
 	int ret;
@@ -312,6 +357,16 @@ rb_reserve_slow(struct trace_buffer *buffer, char *region, u32 evsize)
 				errno = EBUSY;
 			}
 			goto out;
+		}
+		if (unlikely(off & RB_OFF_BELL)) {
+			/* A reader waits for any data: take the bell down, wake it. */
+			new.pos = old.pos & ~(u64)RB_OFF_BELL;
+			new.ts = old.ts;
+			if (rb_tail_cmpxchg(&meta->tail, &old, new)) {
+				rb_wake_region(region, cpu);
+				old = new;
+			}
+			continue;
 		}
 		ts = rb_later(rb_clock(buffer), old.ts);
 		if (rb_moved(buffer, cpu)) {
@@ -358,6 +413,10 @@ rb_reserve_slow(struct trace_buffer *buffer, char *region, u32 evsize)
 		if (!rb_tail_cmpxchg(&meta->tail, &old, new))
 			continue;
 		rb_finish_switch(region, old.pos, npage, nslot, ts);
+		/* The only cost of waiting readers to a writer: a load, a branch. */
+		w = __atomic_load_n(&meta->wait, __ATOMIC_SEQ_CST);
+		if (unlikely(w))
+			rb_wait_check(region, cpu, w, rb_pos_seq(new.pos));
 		event = rb_fill_event(rb_page_data(region, npage), evsize, 0, ts, abs, abs);
 		goto out;
 	}
@@ -695,7 +754,7 @@ static bool rb_quiescent(struct ring_buffer_per_cpu *cpu_buffer, struct rb_tail 
 		u32 c = rb_slot_committed(w);
 
 		if (j == tslot) {
-			if (c != rb_pos_off(tail.pos) + RB_MARK_OPEN)
+			if (c != rb_pos_used(tail.pos) + RB_MARK_OPEN)
 				return false;
 		} else if (!(w & RB_SLOT_CONSUMED) && c != RB_SLOT_FULL &&
 			   !(rb_slot_seq(w) == ((seq + 1) & RB_SEQ_MASK) && !c)) {
@@ -784,8 +843,11 @@ void ring_buffer_reset_cpu(struct trace_buffer *buffer, int cpu)
 	}
 	now = rb_clock(buffer);
 	rb_init_cpu(cpu_buffer, cpu_buffer->meta->nr_slots, now, false);
+	/* The seqs start over, and the bell is gone: waiters look and re-arm. */
+	__atomic_store_n(&cpu_buffer->meta->wait, 0, __ATOMIC_SEQ_CST);
 	rb_thaw(cpu_buffer, frozen, (struct rb_tail){
 		rb_mkpos(rb_slot_page(cpu_buffer->slots[0]), 0, 0), now });
+	rb_wake_region(cpu_buffer->region, (unsigned int)cpu);
 out:
 	pthread_mutex_unlock(&cpu_buffer->reader_lock);
 	pthread_mutex_unlock(&buffer->mutex);
@@ -972,6 +1034,12 @@ int ring_buffer_resize(struct trace_buffer *buffer, unsigned long size, int cpu)
 	for (int c = 0; c < (int)buffer->nr_cpus && !ret; c++)
 		if (cpu == RING_BUFFER_ALL_CPUS || cpu == c)
 			ret = rb_resize_cpu(&buffer->cpus[c], nr);
+	/* Watermarks are in pages of the old size: waiters look and re-arm. */
+	for (int c = 0; c < (int)buffer->nr_cpus; c++)
+		if (cpu == RING_BUFFER_ALL_CPUS || cpu == c)
+			__atomic_store_n(&buffer->cpus[c].meta->wait, 0, __ATOMIC_SEQ_CST);
+	if (buffer->nr_cpus)
+		rb_wake_region(buffer->cpus[0].region, 0);
 	pthread_mutex_unlock(&buffer->mutex);
 	return ret;
 }
@@ -1462,6 +1530,9 @@ int ring_buffer_swap(struct trace_buffer *a, struct trace_buffer *b, bool wait,
 	__atomic_store_n(&b->clock_local, __atomic_load_n(&a->clock_local, __ATOMIC_RELAXED),
 			 __ATOMIC_RELAXED);
 	rb_update_fast(b);
+	/* Readers of either sleep on the word of the pages they had: both look again. */
+	rb_wake_region(a->cpu_base, 0);
+	rb_wake_region(b->cpu_base, 0);
 out:
 	pthread_mutex_unlock(&b->mutex);
 	pthread_mutex_unlock(&a->mutex);

@@ -11,7 +11,11 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
 
+#include <linux/futex.h>
 #include <linux/ring_buffer.h>
 #include "../../internal.h"
 #include "rb_internal.h"
@@ -50,16 +54,17 @@ static int rb_flush_tail(struct ring_buffer_per_cpu *cpu_buffer, u32 seq, u64 w)
 	u32 npage, nslot, off;
 
 	old = rb_tail_snapshot(&meta->tail);
-	off = rb_pos_off(old.pos);
-	if (rb_off_frozen(off))
+	if (rb_off_frozen(rb_pos_off(old.pos)))
 		return -EAGAIN;
+	off = rb_pos_used(old.pos);
 	if (rb_pos_seq(old.pos) != seq)
 		return rb_seq_diff(rb_pos_seq(old.pos), seq) > 0 ? 0 : -EAGAIN;
 	if (!off || !rb_slot_entries(w) || rb_slot_committed(w) != off + RB_MARK_OPEN)
 		return -EAGAIN;
 	if (rb_claim_next(cpu_buffer->buffer, region, old.pos, RB_CLAIM_FLUSH, &npage, &nslot))
 		return -EAGAIN;
-	new.pos = rb_mkpos(npage, seq + 1, 0);
+	/* A bell rung by a waiter stays up on the new page. */
+	new.pos = rb_mkpos(npage, seq + 1, rb_pos_off(old.pos) & RB_OFF_BELL);
 	new.ts = old.ts;
 	if (!rb_tail_cmpxchg(&meta->tail, &old, new))
 		return 0;
@@ -514,7 +519,7 @@ static int rb_iter_copy(struct ring_buffer_iter *iter, u32 seq, u32 from)
 
 		if (rb_pos_seq(tail.pos) != seq || rb_off_frozen(rb_pos_off(tail.pos)))
 			return -EAGAIN;
-		end = rb_pos_off(tail.pos);
+		end = rb_pos_used(tail.pos);
 		if (rb_slot_committed(w) != end + RB_MARK_OPEN)
 			return -EAGAIN;
 	}
@@ -901,4 +906,264 @@ bool ring_buffer_empty_cpu(struct trace_buffer *buffer, int cpu)
 bool ring_buffer_empty(struct trace_buffer *buffer)
 {
 	return ring_buffer_entries(buffer) == 0;
+}
+
+/* ------------------------------------------------------------------
+ * Waiting (ring-buffer-design.rst, "Waiting")
+ */
+
+static struct rb_shared_header *rb_header(struct trace_buffer *buffer)
+{
+	return (struct rb_shared_header *)(rb_cpu_base(buffer) - RB_HDR_SIZE);
+}
+
+/** ring_buffer_wait_word - the futex word readers of @buffer sleep on (shared) */
+uint32_t *ring_buffer_wait_word(struct trace_buffer *buffer)
+{
+	return buffer ? &rb_header(buffer)->wake : NULL;
+}
+
+/** ring_buffer_wait_seq - the wake word's value, to load before arming */
+uint32_t ring_buffer_wait_seq(struct trace_buffer *buffer)
+{
+	return buffer ? __atomic_load_n(&rb_header(buffer)->wake, __ATOMIC_SEQ_CST) : 0;
+}
+
+/* Committed data a consuming read could take now (reader lock held). */
+static bool rb_has_data(struct ring_buffer_per_cpu *cpu_buffer)
+{
+	u64 n = cpu_buffer->r.entries;
+
+	if (!n)
+		rb_for_each_unread(cpu_buffer, rb_add_entries, &n);
+	return n != 0;
+}
+
+/*
+ * An event reserved and not committed on the tail page, or a page closed
+ * with a reservation still open: the writer's commit wakes nobody, so the
+ * waiter looks again soon.
+ */
+static bool rb_in_flight(struct ring_buffer_per_cpu *cpu_buffer, struct rb_tail tail)
+{
+	u32 n = cpu_buffer->meta->nr_slots;
+	u32 seq = rb_pos_seq(tail.pos);
+	u32 slot = rb_get_page_slot(cpu_buffer->region, rb_pos_page(tail.pos));
+
+	if (rb_off_frozen(rb_pos_off(tail.pos)) || slot >= n)
+		return false;
+	for (u32 i = 0; i < n && rb_seq_diff(seq, cpu_buffer->r.head) >= 0; i++) {
+		u64 w = __atomic_load_n(&cpu_buffer->slots[slot], __ATOMIC_ACQUIRE);
+		u32 want = i ? RB_SLOT_FULL : rb_pos_used(tail.pos) + RB_MARK_OPEN;
+
+		if (rb_slot_seq(w) == seq && !(w & RB_SLOT_CONSUMED) &&
+		    rb_slot_committed(w) != want)
+			return true;
+		seq = (seq - 1) & RB_SEQ_MASK;
+		slot = slot ? slot - 1 : n - 1;
+	}
+	return false;
+}
+
+/* Any data: ring the bell, so that the next event wakes us. */
+static int rb_arm_any(struct ring_buffer_per_cpu *cpu_buffer)
+{
+	struct rb_cpu_meta *meta = cpu_buffer->meta;
+	struct rb_tail old, new;
+
+	if (rb_has_data(cpu_buffer))
+		return RING_BUFFER_WAIT_READY;
+	old = rb_tail_snapshot(&meta->tail);
+	/* A frozen tail: the reset or resize wakes everyone at its end. */
+	while (!rb_off_frozen(rb_pos_off(old.pos)) && !(rb_pos_off(old.pos) & RB_OFF_BELL)) {
+		new.pos = old.pos | RB_OFF_BELL;
+		new.ts = old.ts;
+		if (rb_tail_cmpxchg(&meta->tail, &old, new)) {
+			old = new;
+			break;
+		}
+	}
+	/* The cmpxchg is a full barrier: what was committed before it shows. */
+	if (rb_has_data(cpu_buffer))
+		return RING_BUFFER_WAIT_READY;
+	return rb_in_flight(cpu_buffer, old) ? RING_BUFFER_WAIT_INFLIGHT : RING_BUFFER_WAIT_ARMED;
+}
+
+/*
+ * buffer_percent, as the kernel's full_hit(): the pages written and not
+ * read, the writer's own counted, reach @full percent of the ring; and, as
+ * its "page busy" test, a whole page is there to take.  So the watermark
+ * is reached when the tail page's seq reaches head + max(need - 1, 1).
+ */
+static int rb_arm_full(struct ring_buffer_per_cpu *cpu_buffer, int full)
+{
+	struct rb_cpu_meta *meta = cpu_buffer->meta;
+	u32 n = meta->nr_slots;
+	u32 need = (u32)(((u64)full * n + 99) / 100);
+	u32 target = (cpu_buffer->r.head + (need > 2 ? need - 1 : 1)) & RB_SEQ_MASK;
+	u32 w = __atomic_load_n(&meta->wait, __ATOMIC_RELAXED), armed;
+	struct rb_tail tail;
+
+	do {
+		armed = RB_WAIT_ARMED | target;
+		/* The earliest watermark of all waiters wins. */
+		if ((w & RB_WAIT_ARMED) && rb_seq_diff(w & RB_SEQ_MASK, target) < 0)
+			armed = w;
+	} while (!__atomic_compare_exchange_n(&meta->wait, &w, armed, false, __ATOMIC_SEQ_CST,
+					      __ATOMIC_RELAXED));
+	/* Against the switcher: it stores the tail, then loads wait. */
+	tail = rb_tail_snapshot(&meta->tail);
+	if (rb_seq_diff(rb_pos_seq(tail.pos), target) < 0 && !rb_off_frozen(rb_pos_off(tail.pos)))
+		return RING_BUFFER_WAIT_ARMED;
+	if (rb_off_frozen(rb_pos_off(tail.pos)))
+		return RING_BUFFER_WAIT_ARMED;
+	/* Reached, but the oldest page still has a reservation open. */
+	{
+		u64 sw = __atomic_load_n(&cpu_buffer->slots[cpu_buffer->r.head_slot],
+					 __ATOMIC_ACQUIRE);
+
+		if (rb_slot_seq(sw) == cpu_buffer->r.head && !(sw & RB_SLOT_CONSUMED) &&
+		    rb_slot_committed(sw) != RB_SLOT_FULL)
+			return RING_BUFFER_WAIT_INFLIGHT;
+	}
+	return RING_BUFFER_WAIT_READY;
+}
+
+static int rb_arm_cpu(struct ring_buffer_per_cpu *cpu_buffer, int full)
+{
+	int ret;
+
+	pthread_mutex_lock(&cpu_buffer->reader_lock);
+	ret = full > 0 ? rb_arm_full(cpu_buffer, full) : rb_arm_any(cpu_buffer);
+	pthread_mutex_unlock(&cpu_buffer->reader_lock);
+	return ret;
+}
+
+/**
+ * ring_buffer_wait_arm - ask the writers of a CPU to wake the readers
+ * @buffer: the buffer
+ * @cpu: the CPU, or RING_BUFFER_ALL_CPUS (any data of any CPU, as the
+ *	kernel's reads of all CPUs: @full is ignored)
+ * @full: 0 for any data, else the percent of the ring (buffer_percent)
+ *
+ * Load ring_buffer_wait_seq() before, sleep on it after.  Arming stays
+ * until a writer wakes the readers; it costs the writers nothing until
+ * then but a load at each page switch (any data: the next event takes the
+ * slow path once, and wakes).
+ *
+ * Return: RING_BUFFER_WAIT_READY (look, do not sleep), _ARMED (sleep
+ * until woken), _INFLIGHT (sleep at most RING_BUFFER_WAIT_INFLIGHT_MS:
+ * a reservation is open), or -EINVAL.
+ * Context: takes the reader locks.
+ */
+int ring_buffer_wait_arm(struct trace_buffer *buffer, int cpu, int full)
+{
+	int ret = RING_BUFFER_WAIT_ARMED;
+
+	if (full < 0 || full > 100)
+		return -EINVAL;
+	if (cpu != RING_BUFFER_ALL_CPUS) {
+		struct ring_buffer_per_cpu *cpu_buffer = rb_cpu_buffer(buffer, cpu);
+
+		return cpu_buffer ? rb_arm_cpu(cpu_buffer, full) : -EINVAL;
+	}
+	if (!buffer)
+		return -EINVAL;
+	for (int c = 0; c < (int)buffer->nr_cpus; c++) {
+		int r = rb_arm_cpu(rb_cpu_buffer(buffer, c), 0);
+
+		if (r == RING_BUFFER_WAIT_READY)
+			return r;
+		if (r == RING_BUFFER_WAIT_INFLIGHT)
+			ret = r;
+	}
+	return ret;
+}
+
+/**
+ * ring_buffer_wait_sleep - sleep until the readers are woken after @seq
+ * @buffer: the buffer
+ * @seq: ring_buffer_wait_seq(), loaded before arming
+ * @timeout_ms: at most this long; -1 for no limit
+ *
+ * Return: 0 (woken, or woken already), -ETIMEDOUT, -EINTR (a signal).
+ */
+int ring_buffer_wait_sleep(struct trace_buffer *buffer, uint32_t seq, int timeout_ms)
+{
+	struct timespec ts = { .tv_sec = timeout_ms / 1000,
+			       .tv_nsec = (timeout_ms % 1000) * 1000000L };
+	uint32_t *word = ring_buffer_wait_word(buffer);
+
+	if (!word)
+		return -EINVAL;
+	if (syscall(SYS_futex, word, FUTEX_WAIT, seq, timeout_ms < 0 ? NULL : &ts, NULL, 0))
+		return errno == EAGAIN ? 0 : -errno;
+	return 0;
+}
+
+/**
+ * ring_buffer_wait - block until ring_buffer_wait_arm() says READY
+ * @buffer: the buffer
+ * @cpu: the CPU or RING_BUFFER_ALL_CPUS
+ * @full: as for ring_buffer_wait_arm()
+ * @timeout_ms: at most this long in all; -1 for no limit
+ *
+ * Return: 0 when there is data to look at, -ETIMEDOUT, -EINTR, -EINVAL.
+ * ring_buffer_wake_waiters() ends it too (0).
+ */
+int ring_buffer_wait(struct trace_buffer *buffer, int cpu, int full, int timeout_ms)
+{
+	struct timespec now;
+	long long end = 0, left;
+	int ret;
+
+	if (timeout_ms >= 0) {
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		end = now.tv_sec * 1000ll + now.tv_nsec / 1000000 + timeout_ms;
+	}
+	for (;;) {
+		uint32_t seq = ring_buffer_wait_seq(buffer);
+		int ms = -1;
+
+		ret = ring_buffer_wait_arm(buffer, cpu, full);
+		if (ret < 0)
+			return ret;
+		if (ret == RING_BUFFER_WAIT_READY)
+			return 0;
+		if (ret == RING_BUFFER_WAIT_INFLIGHT)
+			ms = RING_BUFFER_WAIT_INFLIGHT_MS;
+		if (timeout_ms >= 0) {
+			clock_gettime(CLOCK_MONOTONIC, &now);
+			left = end - (now.tv_sec * 1000ll + now.tv_nsec / 1000000);
+			if (left <= 0)
+				return -ETIMEDOUT;
+			if (ms < 0 || left < ms)
+				ms = (int)left;
+		}
+		ret = ring_buffer_wait_sleep(buffer, seq, ms);
+		if (ret == -EINTR)
+			return ret;
+		/*
+		 * Woken (by a writer or a wake_waiters): the caller looks,
+		 * once the event that rang is committed.
+		 */
+		if (ring_buffer_wait_seq(buffer) != seq &&
+		    ring_buffer_wait_arm(buffer, cpu, full) != RING_BUFFER_WAIT_INFLIGHT)
+			return 0;
+	}
+}
+
+/**
+ * ring_buffer_wake_waiters - wake every reader sleeping on @buffer
+ * @buffer: the buffer
+ * @cpu: ignored (all readers of the buffer share one word)
+ *
+ * For a close, a stop, or anything else a sleeping reader must notice.
+ * Context: any, signal handlers included.
+ */
+void ring_buffer_wake_waiters(struct trace_buffer *buffer, int cpu)
+{
+	(void)cpu;
+	if (buffer)
+		rb_wake_region(rb_cpu_base(buffer), 0);
 }

@@ -279,7 +279,6 @@ static struct tfs_inst *inst_new(struct trace_array *tr)
 	if (!inst)
 		return NULL;
 	inst->tr = tr;
-	inst->buffer_percent = 50;
 	inst->nr_cpus = (unsigned int)ring_buffer_nr_cpus(trace_array_buffer(tr));
 	inst->cpumask = calloc((inst->nr_cpus + 31) / 32, sizeof(*inst->cpumask));
 	if (!inst->cpumask) {
@@ -1022,6 +1021,32 @@ int tfs_readable(struct tfs_file *file)
 	if (fops->readable) {
 		pthread_mutex_lock(&file->lock);
 		ret = fops->readable(file);
+		pthread_mutex_unlock(&file->lock);
+	}
+	return ret;
+}
+
+uint32_t *tfs_wait_word(struct tfs_file *file)
+{
+	const struct tfs_fops *fops = file->node->fops;
+	uint32_t *word = NULL;
+
+	if (fops->wait_word) {
+		pthread_mutex_lock(&file->lock);
+		word = fops->wait_word(file);
+		pthread_mutex_unlock(&file->lock);
+	}
+	return word;
+}
+
+int tfs_wait_arm(struct tfs_file *file)
+{
+	const struct tfs_fops *fops = file->node->fops;
+	int ret = 0;
+
+	if (fops->wait_arm) {
+		pthread_mutex_lock(&file->lock);
+		ret = fops->wait_arm(file);
 		pthread_mutex_unlock(&file->lock);
 	}
 	return ret;

@@ -127,11 +127,28 @@ int tfs_truncate(uint64_t ino);
 
 /*
  * Would a read return data now (for blocking reads and poll)?  1 or 0;
- * always 1 for files that are not consuming.  Writers never wake
- * readers (the traced threads make no system calls), so the server polls
- * this at a short period while someone waits.
+ * always 1 for files that are not consuming.  The server asks it when it
+ * is woken (below), not at a period.
  */
 int tfs_readable(struct tfs_file *file);
+
+/*
+ * Waiting without polling, for a file that is not readable.  The traced
+ * threads make no system calls, except this one way: a reader arms the
+ * file's buffer, and the writer that makes it readable (the next event,
+ * for trace_pipe and trace_pipe_raw, which wake on any data as the
+ * kernel's reads do) bumps and FUTEX_WAKEs a word.  tfs_wait_word() is
+ * that word, in memory a reader in another process can map too (a shared
+ * futex, not FUTEX_PRIVATE), or NULL for a file that never waits.  The
+ * file's word may change (a snapshot swap wakes it first): take it anew
+ * before each wait.  Load the word, then tfs_wait_arm(), then FUTEX_WAIT
+ * on the value loaded:
+ * Return: 0 readable now (do not sleep), -1 sleep until the word changes,
+ * N > 0 sleep at most N ms (an event is being written: its commit wakes
+ * nobody).
+ */
+uint32_t *tfs_wait_word(struct tfs_file *file);
+int tfs_wait_arm(struct tfs_file *file);
 
 /* Close. */
 void tfs_release(struct tfs_file *file);

@@ -117,16 +117,13 @@ const struct tfs_fops tfs_fops_buffer_total_size_kb = {
 
 static int buffer_percent_show(struct tfs_file *f, struct seq_buf *b)
 {
-	pthread_mutex_lock(&f->inst->lock);
-	seq_buf_grow_printf(b, "%u\n", f->inst->buffer_percent);
-	pthread_mutex_unlock(&f->inst->lock);
+	seq_buf_grow_printf(b, "%u\n", trace_array_buffer_percent(f->inst->tr));
 	return 0;
 }
 
 /*
- * Kept and shown; the kernel uses it to wake pollers of trace_pipe_raw
- * only when the buffer is that full.  Ours wake on any data (see
- * Documentation/trace/tracefs.rst).
+ * As the kernel's: poll(2) of trace_pipe_raw and the recorder wake when a
+ * CPU's buffer is that full (0: on any data); reads wake on any data.
  */
 static ssize_t buffer_percent_write(struct tfs_file *f, const char *buf, size_t size)
 {
@@ -137,9 +134,7 @@ static ssize_t buffer_percent_write(struct tfs_file *f, const char *buf, size_t 
 		err = -EINVAL;
 	if (err)
 		return err;
-	pthread_mutex_lock(&f->inst->lock);
-	f->inst->buffer_percent = (unsigned int)val;
-	pthread_mutex_unlock(&f->inst->lock);
+	trace_array_set_buffer_percent(f->inst->tr, (unsigned int)val);
 	return (ssize_t)size;
 }
 

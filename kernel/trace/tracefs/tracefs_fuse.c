@@ -21,12 +21,18 @@
  *            trace_pipe with nothing to read is parked and the worker
  *            goes back for the next request.
  *
- * Blocking reads and poll(2).  Traced threads write events without
- * system calls, so nothing wakes a reader when data arrives: while a read
- * is parked or a poll handle is kept, the server thread asks
- * tfs_readable() every TFS_TICK_MS and then replies to the read, or sends
- * the poll notification.  A reader that gets a signal makes the kernel
- * send INTERRUPT; its read is answered with EINTR at once.
+ * Blocking reads and poll(2).  While a read is parked or a poll handle is
+ * kept, the server thread arms the files' buffers (tfs_wait_arm()) and
+ * sleeps on their wake word, a shared futex that the writer which makes
+ * a file readable bumps and wakes (the only system call a traced thread
+ * makes for us, and only when someone waits); then it replies to the
+ * read, or sends the poll notification.  Whoever else has news for it (a
+ * read parked, an INTERRUPT, a stop) bumps and wakes the same word
+ * (tfs_wake_server()).  An idle program with a reader attached wakes
+ * nobody.  Only when the waiting files are in several instances (several
+ * words) does it sleep on one of them at most TFS_TICK_MS at a time.  A
+ * reader that gets a signal makes the kernel send INTERRUPT; its read is
+ * answered with EINTR at once.
  *
  * Processes.  fusermount3 (setuid root) mounts and hands the /dev/fuse
  * descriptor back over a socket; it runs under a middle process of ours
@@ -97,7 +103,7 @@
 #include "tracefs.h"
 
 #define TFS_WORKERS		4
-/* How often a parked read or a poll asks whether data came. */
+/* How often parked reads of several instances (words) ask whether data came. */
 #define TFS_TICK_MS		20
 /* How long we wait for fusermount3 to mount, or to unmount. */
 #define TFS_MOUNT_WAIT_MS	30000
@@ -624,6 +630,7 @@ struct tfs_server {
 	struct tfs_parked	*parked;
 	struct tfs_poller	*pollers;
 	struct tfs_handle	*handles;
+	uint32_t		*sleep_word;	/* the server thread sleeps on it */
 	int			workers_running;
 	bool			stopping;	/* the server thread is to end */
 	bool			closing;	/* no read may park any more */
@@ -1050,6 +1057,20 @@ static void tfs_reply_read(fuse_req_t req, const char *buf, ssize_t n)
 }
 
 /* libfuse calls this with the request's lock held; see tfs_park(). */
+/*
+ * Tell the server thread to look (srv->lock held): the condition when it
+ * waits for a first waiter, the word when it sleeps on one (a bump, so
+ * that a wake between its look and its sleep is not lost).
+ */
+static void tfs_wake_server(struct tfs_server *srv)
+{
+	pthread_cond_signal(&srv->wake);
+	if (srv->sleep_word) {
+		__atomic_add_fetch(srv->sleep_word, 1, __ATOMIC_SEQ_CST);
+		syscall(SYS_futex, srv->sleep_word, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
+	}
+}
+
 static void tfs_read_interrupted(fuse_req_t req, void *data)
 {
 	struct tfs_server *srv = data;
@@ -1059,7 +1080,7 @@ static void tfs_read_interrupted(fuse_req_t req, void *data)
 	for (p = srv->parked; p; p = p->next) {
 		if (p->req == req) {
 			p->interrupted = true;
-			pthread_cond_signal(&srv->wake);
+			tfs_wake_server(srv);
 		}
 	}
 	pthread_mutex_unlock(&srv->lock);
@@ -1098,7 +1119,7 @@ static void tfs_park(struct tfs_server *srv, fuse_req_t req, struct tfs_file *fi
 		for (pp = &srv->parked; *pp; pp = &(*pp)->next)
 			;
 		*pp = p;
-		pthread_cond_signal(&srv->wake);
+		tfs_wake_server(srv);
 		pthread_mutex_unlock(&srv->lock);
 		return;
 	}
@@ -1202,7 +1223,7 @@ static void tfs_op_poll(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *f
 			old = p->ph;
 			p->ph = ph;
 			ph = NULL;
-			pthread_cond_signal(&srv->wake);
+			tfs_wake_server(srv);
 		}
 		pthread_mutex_unlock(&srv->lock);
 	}
@@ -1281,24 +1302,78 @@ static void tfs_tick(struct tfs_server *srv)
 	}
 }
 
+/* The shorter of two sleeps in ms (-1: no limit). */
+static int tfs_min_ms(int a, int b)
+{
+	return a < 0 ? b : b < 0 ? a : a < b ? a : b;
+}
+
+/*
+ * Arm every waiting file and choose the word to sleep on (srv->lock
+ * held).  Return: how long to sleep (0: someone is readable now, -1: until
+ * woken), and *seq, the word's value loaded before arming.
+ */
+static int tfs_arm_waiters(struct tfs_server *srv, uint32_t **word, uint32_t *seq)
+{
+	struct tfs_parked *p;
+	struct tfs_poller *q;
+	bool several = false;
+	int ms = -1;
+
+	*word = NULL;
+	for (p = srv->parked; p; p = p->next) {
+		uint32_t *w = tfs_wait_word(p->file);
+
+		several |= *word && w != *word;
+		if (!*word)
+			*word = w;
+	}
+	for (q = srv->pollers; q; q = q->next) {
+		uint32_t *w = tfs_wait_word(q->file);
+
+		several |= *word && w != *word;
+		if (!*word)
+			*word = w;
+	}
+	if (!*word)
+		return TFS_TICK_MS;
+	/* Published before the load: a poke from now on changes the word. */
+	srv->sleep_word = *word;
+	*seq = __atomic_load_n(*word, __ATOMIC_SEQ_CST);
+	for (p = srv->parked; p && ms; p = p->next)
+		ms = p->interrupted ? 0 : tfs_min_ms(ms, tfs_wait_arm(p->file));
+	for (q = srv->pollers; q && ms; q = q->next)
+		ms = tfs_min_ms(ms, tfs_wait_arm(q->file));
+	return several ? tfs_min_ms(ms, TFS_TICK_MS) : ms;
+}
+
 /* The server thread between mount and unmount. */
 static void tfs_serve_waiters(struct tfs_server *srv)
 {
-	struct timespec at;
+	struct timespec ts;
+	uint32_t *word, seq;
+	int ms;
 
 	pthread_mutex_lock(&srv->lock);
 	while (!srv->stopping && srv->workers_running) {
 		if (!srv->parked && !srv->pollers) {
 			pthread_cond_wait(&srv->wake, &srv->lock);
-		} else {
-			clock_gettime(CLOCK_MONOTONIC, &at);
-			at.tv_nsec += TFS_TICK_MS * 1000 * 1000;
-			if (at.tv_nsec >= 1000 * 1000 * 1000) {
-				at.tv_sec++;
-				at.tv_nsec -= 1000 * 1000 * 1000;
-			}
-			pthread_cond_timedwait(&srv->wake, &srv->lock, &at);
+			tfs_tick(srv);
+			continue;
 		}
+		ms = tfs_arm_waiters(srv, &word, &seq);
+		if (ms) {
+			ts.tv_sec = ms / 1000;
+			ts.tv_nsec = (ms % 1000) * 1000000L;
+			pthread_mutex_unlock(&srv->lock);
+			if (word)
+				syscall(SYS_futex, word, FUTEX_WAIT, seq, ms < 0 ? NULL : &ts,
+					NULL, 0);
+			else
+				nanosleep(&ts, NULL);
+			pthread_mutex_lock(&srv->lock);
+		}
+		srv->sleep_word = NULL;
 		tfs_tick(srv);
 	}
 	pthread_mutex_unlock(&srv->lock);
@@ -1349,7 +1424,7 @@ static void *tfs_worker(void *arg)
 
 	pthread_mutex_lock(&srv->lock);
 	srv->workers_running--;
-	pthread_cond_signal(&srv->wake);
+	tfs_wake_server(srv);
 	pthread_mutex_unlock(&srv->lock);
 	return NULL;
 }
@@ -1807,7 +1882,7 @@ static void tfs_request_stop(struct tfs_server *srv)
 	srv->stop = true;
 	pthread_mutex_lock(&srv->lock);
 	srv->stopping = true;
-	pthread_cond_signal(&srv->wake);
+	tfs_wake_server(srv);
 	pthread_mutex_unlock(&srv->lock);
 }
 

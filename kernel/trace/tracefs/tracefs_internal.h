@@ -141,7 +141,6 @@ struct tfs_err {
  * @open_files: files of this instance open now; under tfs_tree_lock
  * @lock:       protects the members below
  * @errs:       error_log, oldest first (@nr_errs of them)
- * @buffer_percent: the buffer_percent file
  * @cpumask:    tracing_cpumask, one bit per CPU of the buffer
  * @nr_cpus:    bits in @cpumask
  */
@@ -154,7 +153,6 @@ struct tfs_inst {
 	pthread_mutex_t		lock;
 	struct tfs_err		errs[TFS_ERRLOG_MAX];
 	unsigned int		nr_errs;
-	unsigned int		buffer_percent;
 	uint32_t		*cpumask;
 	unsigned int		nr_cpus;
 };
@@ -242,6 +240,8 @@ struct tfs_fops {
 	int	(*write_end)(struct tfs_file *f);
 	void	(*trunc)(struct tfs_node *node);
 	int	(*readable)(struct tfs_file *f);
+	uint32_t *(*wait_word)(struct tfs_file *f);
+	int	(*wait_arm)(struct tfs_file *f);
 	void	(*release)(struct tfs_file *f);
 	int	(*trunc_err)(struct tfs_node *node);
 };

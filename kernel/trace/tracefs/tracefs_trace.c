@@ -14,8 +14,9 @@
  *
  * trace and trace_pipe exist at the top and per CPU; node->cpu says which
  * (RING_BUFFER_ALL_CPUS for the top).  The consuming files never wait:
- * with nothing to read they return -EAGAIN and the server waits, polling
- * tfs_readable() (see tracefs.h).
+ * with nothing to read they return -EAGAIN and the server waits, asleep
+ * on the buffer's wake word until a writer or a stop wakes it
+ * (tfs_wait_arm(), see tracefs.h).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -283,11 +284,40 @@ static int trace_pipe_readable(struct tfs_file *f)
 	return seq_pending(st) || !buffer_empty(f) || pipe_at_end(f, st);
 }
 
+static uint32_t *pipe_wait_word(struct tfs_file *f)
+{
+	return ring_buffer_wait_word(trace_array_buffer(f->inst->tr));
+}
+
+/* tfs_wait_arm()'s answer for a ring_buffer_wait_arm() one. */
+static int wait_answer(int armed)
+{
+	if (armed == RING_BUFFER_WAIT_INFLIGHT)
+		return RING_BUFFER_WAIT_INFLIGHT_MS;
+	return armed == RING_BUFFER_WAIT_ARMED ? -1 : 0;
+}
+
+/* Any data, as the kernel's trace_pipe (wait_on_pipe(iter, 0)). */
+static int trace_pipe_wait_arm(struct tfs_file *f)
+{
+	int armed;
+
+	if (trace_pipe_readable(f))
+		return 0;
+	armed = ring_buffer_wait_arm(trace_array_buffer(f->inst->tr), f->node->cpu, 0);
+	/* Tracing stopped meanwhile (it wakes after it switched). */
+	if (armed != RING_BUFFER_WAIT_READY && trace_pipe_readable(f))
+		return 0;
+	return wait_answer(armed);
+}
+
 const struct tfs_fops tfs_fops_trace_pipe = {
 	.mode		= 0440,
 	.open		= trace_pipe_open,
 	.read		= trace_pipe_read,
 	.readable	= trace_pipe_readable,
+	.wait_word	= pipe_wait_word,
+	.wait_arm	= trace_pipe_wait_arm,
 	.release	= text_release,
 };
 
@@ -368,11 +398,28 @@ static int raw_readable(struct tfs_file *f)
 	return st->read < RB_PAGE_SIZE || !ring_buffer_empty_cpu(st->buffer, f->node->cpu);
 }
 
+static uint32_t *raw_wait_word(struct tfs_file *f)
+{
+	return ring_buffer_wait_word(((struct raw_state *)f->priv)->buffer);
+}
+
+/* A read waits for any data, as the kernel's tracing_buffers_read(). */
+static int raw_wait_arm(struct tfs_file *f)
+{
+	struct raw_state *st = f->priv;
+
+	if (raw_readable(f))
+		return 0;
+	return wait_answer(ring_buffer_wait_arm(st->buffer, f->node->cpu, 0));
+}
+
 const struct tfs_fops tfs_fops_trace_pipe_raw = {
 	.mode		= 0440,
 	.open		= raw_open,
 	.read		= raw_read,
 	.readable	= raw_readable,
+	.wait_word	= raw_wait_word,
+	.wait_arm	= raw_wait_arm,
 	.release	= raw_release,
 };
 
