@@ -1753,6 +1753,21 @@ static int tree_readable(struct tfs_file *file)
 	return any;
 }
 
+/*
+ * The collector's files have no word to sleep on (their data is in other
+ * processes): the server asks tree_readable() every TFS_TICK_MS.
+ */
+static uint32_t *tree_wait_word(struct tfs_file *file)
+{
+	(void)file;
+	return NULL;
+}
+
+static int tree_wait_arm(struct tfs_file *file)
+{
+	return tree_readable(file) ? 0 : 20;
+}
+
 static void tree_release(struct tfs_file *file)
 {
 	cfile_free((struct cfile *)file);
@@ -1773,5 +1788,7 @@ const struct tfs_backend coll_tree_backend = {
 	.wants_flush	= tree_wants_flush,
 	.truncate	= tree_truncate,
 	.readable	= tree_readable,
+	.wait_word	= tree_wait_word,
+	.wait_arm	= tree_wait_arm,
 	.release	= tree_release,
 };

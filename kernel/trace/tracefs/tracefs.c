@@ -1078,5 +1078,7 @@ const struct tfs_backend tfs_local_backend = {
 	.wants_flush	= tfs_wants_flush,
 	.truncate	= tfs_truncate,
 	.readable	= tfs_readable,
+	.wait_word	= tfs_wait_word,
+	.wait_arm	= tfs_wait_arm,
 	.release	= tfs_release,
 };

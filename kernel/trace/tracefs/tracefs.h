@@ -178,6 +178,8 @@ struct tfs_backend {
 	int	(*wants_flush)(const struct tfs_file *file);
 	int	(*truncate)(uint64_t ino);
 	int	(*readable)(struct tfs_file *file);
+	uint32_t *(*wait_word)(struct tfs_file *file);
+	int	(*wait_arm)(struct tfs_file *file);
 	void	(*release)(struct tfs_file *file);
 };
 

@@ -1322,14 +1322,14 @@ static int tfs_arm_waiters(struct tfs_server *srv, uint32_t **word, uint32_t *se
 
 	*word = NULL;
 	for (p = srv->parked; p; p = p->next) {
-		uint32_t *w = tfs_wait_word(p->file);
+		uint32_t *w = tfs_be->wait_word(p->file);
 
 		several |= *word && w != *word;
 		if (!*word)
 			*word = w;
 	}
 	for (q = srv->pollers; q; q = q->next) {
-		uint32_t *w = tfs_wait_word(q->file);
+		uint32_t *w = tfs_be->wait_word(q->file);
 
 		several |= *word && w != *word;
 		if (!*word)
@@ -1341,9 +1341,9 @@ static int tfs_arm_waiters(struct tfs_server *srv, uint32_t **word, uint32_t *se
 	srv->sleep_word = *word;
 	*seq = __atomic_load_n(*word, __ATOMIC_SEQ_CST);
 	for (p = srv->parked; p && ms; p = p->next)
-		ms = p->interrupted ? 0 : tfs_min_ms(ms, tfs_wait_arm(p->file));
+		ms = p->interrupted ? 0 : tfs_min_ms(ms, tfs_be->wait_arm(p->file));
 	for (q = srv->pollers; q && ms; q = q->next)
-		ms = tfs_min_ms(ms, tfs_wait_arm(q->file));
+		ms = tfs_min_ms(ms, tfs_be->wait_arm(q->file));
 	return several ? tfs_min_ms(ms, TFS_TICK_MS) : ms;
 }
 
