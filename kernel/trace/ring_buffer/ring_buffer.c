@@ -1209,6 +1209,8 @@ void ring_buffer_free(struct trace_buffer *buffer)
 {
 	if (!buffer)
 		return;
+	/* A reader in another process, asleep on the wake word, looks and finds it gone. */
+	rb_wake_region(buffer->cpu_base, 0);
 	rb_fork_untrack(buffer);
 	for (unsigned int cpu = 0; cpu < buffer->nr_cpus; cpu++)
 		pthread_mutex_destroy(&buffer->cpus[cpu].reader_lock);

@@ -1056,7 +1056,6 @@ static void tfs_reply_read(fuse_req_t req, const char *buf, ssize_t n)
 		fuse_reply_buf(req, buf, n);
 }
 
-/* libfuse calls this with the request's lock held; see tfs_park(). */
 /*
  * Tell the server thread to look (srv->lock held): the condition when it
  * waits for a first waiter, the word when it sleeps on one (a bump, so
@@ -1071,6 +1070,7 @@ static void tfs_wake_server(struct tfs_server *srv)
 	}
 }
 
+/* libfuse calls this with the request's lock held; see tfs_park(). */
 static void tfs_read_interrupted(fuse_req_t req, void *data)
 {
 	struct tfs_server *srv = data;
