@@ -122,6 +122,8 @@ static struct {
 	.fmt_fd = -1,
 };
 
+static void coll_unlock(void);
+
 /* ------------------------------------------------------------------
  * The socket
  */
@@ -224,7 +226,7 @@ static ssize_t coll_recv(char *buf, int ms, bool locked)
 			pthread_mutex_lock(&coll.lock);
 		sock = coll_sock_ours() ? coll.sock : -1;
 		if (!locked)
-			pthread_mutex_unlock(&coll.lock);
+			coll_unlock();
 		if (sock < 0)
 			return -EBADF;
 		pfd = (struct pollfd){ .fd = sock, .events = POLLIN };
@@ -246,7 +248,7 @@ static ssize_t coll_recv(char *buf, int ms, bool locked)
 		if (n < 0)
 			n = coll.sock < 0 ? -EBADF : -errno;
 		if (!locked)
-			pthread_mutex_unlock(&coll.lock);
+			coll_unlock();
 		if (n == -EAGAIN || n == -EINTR)
 			continue;
 		if (n > 0 && (size_t)n < sizeof(struct coll_msg))
@@ -516,7 +518,7 @@ static void coll_log_cmdlines(void)
 	coll_fd_use_end();
 	(void)fail;
 out:
-	pthread_mutex_unlock(&coll.lock);
+	coll_unlock();
 	free(text);
 }
 
@@ -552,17 +554,53 @@ static void coll_apply_locked(void)
 	}
 }
 
-/* After an event registered (trace_event_post_register()): not under any lock. */
-static void coll_apply_pending(void)
+/* Events registered that the state has not reached yet (atomic). */
+static int coll_pending;
+
+/* Apply the state to new events, and tell the collector.  Under coll.lock. */
+static void coll_apply_new_locked(void)
 {
 	struct coll_msg m = { .op = COLL_EVENTS };
 
-	pthread_mutex_lock(&coll.lock);
 	coll_apply_locked();
-	/* The collector learns it: its directory, its format. */
+	/* The collector learns them: their directories, their formats. */
 	if (coll.welcomed)
 		coll_send(&m, NULL, 0);
+}
+
+/*
+ * Unlock coll.lock, applying first what an event registered meanwhile
+ * left pending: the holder does it, so that nothing is left waiting.
+ */
+static void coll_unlock(void)
+{
+	while (__atomic_exchange_n(&coll_pending, 0, __ATOMIC_ACQ_REL))
+		coll_apply_new_locked();
 	pthread_mutex_unlock(&coll.lock);
+}
+
+/*
+ * After an event registered (trace_event_post_register()), in the
+ * registering thread, so that the event is on before its first hit.  That
+ * thread may hold the dynamic linker's lock (dlopen), which the holder of
+ * coll.lock may be waiting for (rendering a text with a symbol): the wait
+ * for coll.lock is bounded (COLL_APPLY_WAIT_MS), and when it runs out
+ * the holder applies it as it unlocks (coll_unlock()).
+ */
+#define COLL_APPLY_WAIT_MS	100
+
+static void coll_apply_pending(void)
+{
+	struct timespec at;
+
+	__atomic_store_n(&coll_pending, 1, __ATOMIC_RELEASE);
+	clock_gettime(CLOCK_REALTIME, &at);
+	at.tv_nsec += COLL_APPLY_WAIT_MS * 1000000L;
+	if (at.tv_nsec >= 1000000000L)
+		at.tv_sec++, at.tv_nsec -= 1000000000L;
+	if (pthread_mutex_timedlock(&coll.lock, &at))
+		return;
+	coll_unlock();
 }
 
 /*
@@ -925,7 +963,7 @@ static void coll_serve(char *buf, char *out)
 		pthread_mutex_lock(&coll.lock);
 		if (n <= 0) {
 			coll_disconnect();
-			pthread_mutex_unlock(&coll.lock);
+			coll_unlock();
 			return;
 		}
 		if (m->op == COLL_STATE) {
@@ -938,7 +976,7 @@ static void coll_serve(char *buf, char *out)
 			r.len = outlen;
 			coll_send(&r, out, outlen);
 		}
-		pthread_mutex_unlock(&coll.lock);
+		coll_unlock();
 	}
 }
 
@@ -999,17 +1037,17 @@ static void *coll_thread(void *arg)
 		goto out;
 	pthread_mutex_lock(&coll.lock);
 	fresh = coll.sock < 0 && !coll.timed_out;	/* the one there at start failed us */
-	pthread_mutex_unlock(&coll.lock);
+	coll_unlock();
 	for (;;) {
 		coll_apply_pending();
 		pthread_mutex_lock(&coll.lock);
 		connected = coll.sock >= 0;
-		pthread_mutex_unlock(&coll.lock);
+		coll_unlock();
 		if (connected)
 			coll_serve(buf, out);
 		pthread_mutex_lock(&coll.lock);
 		stop = coll.lost || coll.pid != getpid();
-		pthread_mutex_unlock(&coll.lock);
+		coll_unlock();
 		if (stop)
 			break;
 		if (!coll_wait_for_collector(fresh))
@@ -1021,7 +1059,7 @@ static void *coll_thread(void *arg)
 		for (tries = 0; tries < 20 + COLL_RETRIES; tries++) {
 			pthread_mutex_lock(&coll.lock);
 			err = coll_join_locked(buf, tries > 0);
-			pthread_mutex_unlock(&coll.lock);
+			coll_unlock();
 			if (err == -ECONNREFUSED && tries < 20)
 				usleep(25000);
 			else if (err == -ETIMEDOUT)
@@ -1159,7 +1197,7 @@ static void coll_client_startup(void)
 	coll.pid = getpid();
 	err = coll_join_locked(buf, false);
 	coll.timed_out = err == -ETIMEDOUT;
-	pthread_mutex_unlock(&coll.lock);
+	coll_unlock();
 	free(buf);
 	/* Registered, or the collector may come later: the thread serves, or waits. */
 	(void)err;
