@@ -13,6 +13,30 @@
 #include <stdio.h>
 
 /*
+ * Accesses ThreadSanitizer must not take for races, which the code makes
+ * safe by checking afterwards: a seqlock read of pages writers may be
+ * overwriting (the ring buffer's iterator), the use of a descriptor the
+ * program may close meanwhile (the collector's socket, a kept memfd),
+ * checked to be ours first.  Nothing outside a TSan build.
+ */
+#if defined(__SANITIZE_THREAD__)
+# define USTRACE_TSAN 1
+#elif defined(__has_feature)
+# if __has_feature(thread_sanitizer)
+#  define USTRACE_TSAN 1
+# endif
+#endif
+#ifdef USTRACE_TSAN
+void AnnotateIgnoreReadsBegin(const char *file, int line);
+void AnnotateIgnoreReadsEnd(const char *file, int line);
+# define ustrace_tsan_ignore_begin()	AnnotateIgnoreReadsBegin(__FILE__, __LINE__)
+# define ustrace_tsan_ignore_end()	AnnotateIgnoreReadsEnd(__FILE__, __LINE__)
+#else
+# define ustrace_tsan_ignore_begin()	do { } while (0)
+# define ustrace_tsan_ignore_end()	do { } while (0)
+#endif
+
+/*
  * Integrity and resource problems are reported once on stderr and never
  * stop the host program.
  */
@@ -189,6 +213,7 @@ struct ring_buffer_foreign_pos {
 	uint32_t	seq;		/* the page it is on */
 	uint32_t	off;		/* and how far into it it gave */
 	uint64_t	lost_pages;	/* overwritten before it got there, to flag */
+	uint64_t	unfinished;	/* bytes of pages a dead writer left, dropped */
 };
 int ring_buffer_foreign_read(const void *map, size_t size, int cpu,
 			     struct ring_buffer_foreign_pos *pos, void *page, bool partial);

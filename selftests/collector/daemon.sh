@@ -9,42 +9,9 @@
 . "$(dirname "$0")/../lib/tap.sh"
 tap_begin collector
 
-ustrace=$objtree/tools/tracing/ustrace
+. "$srctree/selftests/collector/coll-lib.bash"
 app=$objtree/samples/tracefs/tracefs-sample
-export LD_LIBRARY_PATH=$objtree${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-[ -e /dev/fuse ] && command -v fusermount3 >/dev/null || skip_all "no /dev/fuse or fusermount3"
-[ -x "$ustrace" ] && [ -x "$app" ] || skip_all "not built"
-unset USTRACE_TRACEFS USTRACE_DAEMON USTRACE_EVENTS USTRACE_OUTPUT
-export USTRACE_RUNDIR=$tmp/run
-T=$USTRACE_RUNDIR/tracing
-dpid=
-
-start_daemon() {
-	"$ustrace" daemon --rundir "$USTRACE_RUNDIR" >>"$tmp/daemon.log" 2>&1 &
-	dpid=$!
-	for _ in $(seq 100); do
-		[ -e "$T/README" ] && [ -S "$USTRACE_RUNDIR/collector.sock" ] && return 0
-		sleep 0.05
-	done
-	return 1
-}
-
-stop_daemon() {
-	[ -n "$dpid" ] || return 0
-	kill -TERM "$dpid" 2>/dev/null
-	wait "$dpid" 2>/dev/null
-	local rc=$?
-	dpid=
-	return $rc
-}
-
-cleanup() {
-	stop_daemon
-	for p in $(jobs -p); do kill -KILL "$p" 2>/dev/null; done
-	fusermount3 -uz "$T" 2>/dev/null
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
+[ -x "$app" ] || skip_all "not built"
 
 # The pids of the events in a trace text (the threads', as on the kernel).
 pids_of() {

@@ -10,40 +10,10 @@
 . "$(dirname "$0")/../lib/tap.sh"
 tap_begin flight
 
-ustrace=$objtree/tools/tracing/ustrace
+. "$srctree/selftests/collector/coll-lib.bash"
 app=$objtree/selftests/record/rec-app
-export LD_LIBRARY_PATH=$objtree${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-[ -e /dev/fuse ] && command -v fusermount3 >/dev/null || skip_all "no /dev/fuse or fusermount3"
 command -v trace-cmd >/dev/null || skip_all "no trace-cmd"
-[ -x "$ustrace" ] && [ -x "$app" ] || skip_all "not built"
-unset USTRACE_TRACEFS USTRACE_DAEMON USTRACE_EVENTS USTRACE_OUTPUT
-export USTRACE_RUNDIR=$tmp/run
-T=$USTRACE_RUNDIR/tracing
-dpid=
-
-start_daemon() {
-	"$ustrace" daemon --rundir "$USTRACE_RUNDIR" >>"$tmp/daemon.log" 2>&1 &
-	dpid=$!
-	for _ in $(seq 100); do
-		[ -e "$T/README" ] && [ -S "$USTRACE_RUNDIR/collector.sock" ] && return 0
-		sleep 0.05
-	done
-	return 1
-}
-
-stop_daemon() {
-	[ -n "$dpid" ] || return 0
-	kill -TERM "$dpid" 2>/dev/null
-	wait "$dpid" 2>/dev/null
-	dpid=
-}
-
-cleanup() {
-	stop_daemon
-	fusermount3 -uz "$T" 2>/dev/null
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
+[ -x "$app" ] || skip_all "not built"
 
 # seqs FILE: "W N" for each rec_seq of trace-cmd report's text.
 seqs() {

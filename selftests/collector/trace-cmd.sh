@@ -9,22 +9,13 @@
 . "$(dirname "$0")/../lib/tap.sh"
 tap_begin coll-trace-cmd
 
-ustrace=$objtree/tools/tracing/ustrace
+. "$srctree/selftests/collector/coll-lib.bash"
 app=$objtree/samples/tracefs/tracefs-sample
-export LD_LIBRARY_PATH=$objtree${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-[ -e /dev/fuse ] && command -v fusermount3 >/dev/null || skip_all "no /dev/fuse or fusermount3"
 command -v trace-cmd >/dev/null || skip_all "no trace-cmd"
-[ -x "$ustrace" ] && [ -x "$app" ] || skip_all "not built"
-unset USTRACE_TRACEFS USTRACE_DAEMON USTRACE_EVENTS USTRACE_OUTPUT
-export USTRACE_RUNDIR=$tmp/run
-T=$USTRACE_RUNDIR/tracing
+[ -x "$app" ] || skip_all "not built"
 : "${TOOL_TIMEOUT:=120}"
 
-"$ustrace" daemon --rundir "$USTRACE_RUNDIR" >"$tmp/daemon.log" 2>&1 &
-dpid=$!
-trap 'kill -TERM $dpid 2>/dev/null; wait $dpid 2>/dev/null; fusermount3 -uz "$T" 2>/dev/null; rm -rf "$tmp"' EXIT
-for _ in $(seq 100); do [ -S "$USTRACE_RUNDIR/collector.sock" ] && [ -e "$T/README" ] && break; sleep 0.05; done
-check "the collector serves" test -e "$T/README"
+check "the collector serves" start_daemon
 
 # trace-cmd refuses -e of a system it cannot find: the collector knows
 # sample_trace once a program that defines it has run.

@@ -62,21 +62,14 @@
 #define COLL_RETRY_MS		1000
 #define COLL_RETRIES		10
 
-#if defined(__SANITIZE_THREAD__)
 /*
  * The program may close our descriptors while this thread uses them (a
  * daemon closing all it did not open), which is why every use checks the
  * descriptor first.  ThreadSanitizer sees a race on the descriptor in
  * that: the accesses of ours are ignored.
  */
-void AnnotateIgnoreReadsBegin(const char *file, int line);
-void AnnotateIgnoreReadsEnd(const char *file, int line);
-# define coll_fd_use_begin()	AnnotateIgnoreReadsBegin(__FILE__, __LINE__)
-# define coll_fd_use_end()	AnnotateIgnoreReadsEnd(__FILE__, __LINE__)
-#else
-# define coll_fd_use_begin()	do { } while (0)
-# define coll_fd_use_end()	do { } while (0)
-#endif
+#define coll_fd_use_begin()	ustrace_tsan_ignore_begin()
+#define coll_fd_use_end()	ustrace_tsan_ignore_end()
 #define COLL_MAX_HANDLES	1024
 
 struct coll_state {

@@ -46,7 +46,6 @@ struct coll_record {
 	struct ustrace_clock_scale scale;
 	char			*header_page, *header_event, *clock_list, *cmdlines;
 	size_t			cmdlines_len;
-	struct trace_dat_format	*formats;
 };
 
 static struct trace_dat_format *rec_log_formats(int fd, char **cmdlines, size_t *cmdlines_len);
@@ -142,123 +141,8 @@ static char *rec_read(struct coll_proc *p, const char *path, size_t *lenp)
 	return rec_read_ino(p, ino, lenp);
 }
 
-/* The names in a directory of the process's tree, NUL-separated, and their modes. */
-static int rec_list(struct coll_proc *p, uint64_t ino, char ***names, mode_t **modes,
-		    uint64_t **inos)
-{
-	char *buf = malloc(COLL_MAX_PAYLOAD);
-	int nr = 0, max = 0;
-	int64_t off = 0, ret;
-	uint32_t outlen;
-
-	*names = NULL, *modes = NULL, *inos = NULL;
-	if (!buf)
-		return -ENOMEM;
-	for (;;) {
-		size_t at = 0;
-
-		ret = rec_call(p, COLL_READDIR, ino, (uint64_t)off, 0, 0, NULL, 0, buf,
-			       COLL_MAX_PAYLOAD, &outlen);
-		if (ret || !outlen)
-			break;
-		while (at + sizeof(struct coll_dirent) <= outlen) {
-			struct coll_dirent de;
-
-			memcpy(&de, buf + at, sizeof(de));
-			if (de.namelen > NAME_MAX || at + sizeof(de) + de.namelen > outlen)
-				goto out;
-			if (nr == max) {
-				max = max ? 2 * max : 32;
-				*names = realloc(*names, (size_t)max * sizeof(**names));
-				*modes = realloc(*modes, (size_t)max * sizeof(**modes));
-				*inos = realloc(*inos, (size_t)max * sizeof(**inos));
-				if (!*names || !*modes || !*inos)
-					goto out;
-			}
-			(*names)[nr] = strndup(buf + at + sizeof(de), de.namelen);
-			(*modes)[nr] = de.st.mode;
-			(*inos)[nr] = de.st.ino;
-			if (!(*names)[nr])
-				goto out;
-			nr++;
-			off = de.next;
-			at += (sizeof(de) + de.namelen + 7) & ~(size_t)7;
-		}
-	}
-out:
-	free(buf);
-	return nr;
-}
-
-static void rec_list_free(char **names, mode_t *modes, uint64_t *inos, int nr)
-{
-	for (int i = 0; i < nr; i++)
-		free(names[i]);
-	free(names);
-	free(modes);
-	free(inos);
-}
-
-static struct trace_dat_format *rec_format(const char *system, const char *text, size_t len)
-{
-	size_t sl = strlen(system);
-	struct trace_dat_format *f = malloc(sizeof(*f) + len + 1 + sl + 1);
-
-	if (!f)
-		return NULL;
-	f->next = NULL;
-	f->len = len;
-	f->ftrace = !strcmp(system, "ftrace");
-	memcpy(f->text, text, len);
-	f->text[len] = 0;
-	memcpy(f->text + len + 1, system, sl + 1);
-	f->system = f->text + len + 1;
-	return f;
-}
-
-/* Every events/SYSTEM/EVENT/format of the process. */
-static struct trace_dat_format *rec_formats(struct coll_proc *p)
-{
-	struct trace_dat_format *head = NULL, **tail = &head;
-	char **sys, **evs;
-	mode_t *smode, *emode;
-	uint64_t *sino, *eino, evino, fino;
-	mode_t m;
-	int ns, ne;
-
-	if (rec_resolve(p, "events", &evino, &m))
-		return NULL;
-	ns = rec_list(p, evino, &sys, &smode, &sino);
-	for (int i = 0; i < ns; i++) {
-		if (!S_ISDIR(smode[i]))
-			continue;
-		ne = rec_list(p, sino[i], &evs, &emode, &eino);
-		for (int j = 0; j < ne; j++) {
-			struct coll_stat cs;
-			uint32_t outlen;
-			size_t len;
-			char *text;
-
-			if (!S_ISDIR(emode[j]) ||
-			    rec_call(p, COLL_LOOKUP, eino[j], 0, 0, 0, "format", 6, &cs, sizeof(cs),
-				     &outlen) || outlen != sizeof(cs))
-				continue;
-			fino = cs.ino;
-			text = rec_read_ino(p, fino, &len);
-			if (text && (*tail = rec_format(sys[i], text, len)))
-				tail = &(*tail)->next;
-			free(text);
-		}
-		rec_list_free(evs, emode, eino, ne);
-	}
-	rec_list_free(sys, smode, sino, ns);
-	return head;
-}
-
 static void rec_free(struct coll_record *r)
 {
-	struct trace_dat_format *f, *next;
-
 	if (r->map)
 		munmap(r->map, r->size);
 	if (r->memfd >= 0)
@@ -269,10 +153,6 @@ static void rec_free(struct coll_record *r)
 	free(r->header_event);
 	free(r->clock_list);
 	free(r->cmdlines);
-	for (f = r->formats; f; f = next) {
-		next = f->next;
-		free(f);
-	}
 	free(r);
 }
 
@@ -357,26 +237,17 @@ void coll_record_buffer(struct coll_proc *p, int *fds, const struct ustrace_cloc
  * @p: the process (a reference held by the caller)
  *
  * After it is listed, without locks: header_page, header_event,
- * trace_clock, saved_cmdlines, and its formats if it keeps no format log.
+ * trace_clock, saved_cmdlines.  The formats are the format log's.
  */
 void coll_record_texts(struct coll_proc *p)
 {
 	char *hp = rec_read(p, "events/header_page", NULL);
 	char *he = rec_read(p, "events/header_event", NULL);
 	char *cl = rec_read(p, "trace_clock", NULL), *cm;
-	struct trace_dat_format *formats = NULL;
 	struct coll_record *r;
-	bool need_formats;
 	size_t cml;
 
 	cm = rec_read(p, "saved_cmdlines", &cml);
-	pthread_mutex_lock(&rec_lock);
-	for (r = records; r && r->proc != p; r = r->next)
-		;
-	need_formats = r && r->fmt_fd < 0;
-	pthread_mutex_unlock(&rec_lock);
-	if (need_formats)
-		formats = rec_formats(p);
 	pthread_mutex_lock(&rec_lock);
 	for (r = records; r && r->proc != p; r = r->next)
 		;
@@ -389,18 +260,12 @@ void coll_record_texts(struct coll_proc *p)
 			free(r->clock_list), r->clock_list = cl, cl = NULL;
 		if (cm && cml)
 			free(r->cmdlines), r->cmdlines = cm, r->cmdlines_len = cml, cm = NULL;
-		if (formats)
-			r->formats = formats, formats = NULL;
 	}
 	pthread_mutex_unlock(&rec_lock);
 	free(hp);
 	free(he);
 	free(cl);
 	free(cm);
-	for (struct trace_dat_format *f = formats, *next; f; f = next) {
-		next = f->next;
-		free(f);
-	}
 }
 
 /**
@@ -516,7 +381,8 @@ static struct trace_dat_format *rec_log_formats(int fd, char **cmdlines, size_t 
 				*cmdlines_len = len - sl;
 			}
 		} else if (!memchr(sys, 0, sl) && !strchr(sys, '/') &&
-			   (*tail = rec_format(sys, buf + at + 8 + sl, len - sl))) {
+			   (*tail = trace_dat_format_new(sys, buf + at + 8 + sl, len - sl,
+							   !strcmp(sys, "ftrace")))) {
 			tail = &(*tail)->next;
 		}
 		at += 8 + (size_t)len;
@@ -576,7 +442,7 @@ static int rec_dat(struct coll_record *r)
 		.version	= 7,
 		.header_page	= r->header_page ? r->header_page : own_page,
 		.header_event	= r->header_event ? r->header_event : own_event,
-		.formats	= logged ? logged : r->formats,
+		.formats	= logged,
 		.kallsyms	= kallsyms,
 		.cmdlines	= r->cmdlines ? r->cmdlines : "",
 		.cmdlines_len	= r->cmdlines ? r->cmdlines_len : 0,

@@ -990,86 +990,78 @@ void coll_tree_log(const char *line)
  * Instances
  */
 
-static int tree_mkdir(uint64_t parent, const char *name, struct tfs_stat *st)
+/* An instance made or removed in every process, with the state under state_lock. */
+static void instance_fan_out_locked(struct node *pn, uint32_t op, const char *name)
 {
 	struct members ms;
 	struct coll_stat cs;
-	struct node *pn;
 	uint64_t pino;
 	uint32_t outlen;
-	char path[PATH_MAX];
-	int64_t ret;
-	int err, i;
 
-	pthread_mutex_lock(&tree_lock);
-	pn = node_by_ino_locked(parent);
-	if (pn)
-		snprintf(path, sizeof(path), "%s/%s", pn->path, name);
-	pthread_mutex_unlock(&tree_lock);
-	if (!pn)
-		return -ENOENT;
-	/* The collector's own first: it says what the kernel would. */
-	err = member_ino(NULL, pn, &pino, NULL);
-	if (!err) {
-		struct tfs_stat lst;
-
-		err = tfs_mkdir(pino, name, &lst);
-	}
-	if (err)
-		return err;
-	pthread_mutex_lock(&state_lock);
-	if (!members_get(&ms)) {
-		for (i = 0; i < ms.nr; i++)
-			if (!member_ino(ms.procs[i], pn, &pino, NULL))
-				ret = member_call(ms.procs[i], COLL_MKDIR, pino, 0, 0, 0, name,
-						  (uint32_t)strlen(name), &cs, sizeof(cs), &outlen);
-		members_put(&ms);
-	}
-	state_add_locked(COLL_STATE_MKDIR, 0, path, "", 0);
-	pthread_mutex_unlock(&state_lock);
-	(void)ret;
-	return tree_lookup(parent, name, st);
+	if (members_get(&ms))
+		return;
+	for (int i = 0; i < ms.nr; i++)
+		if (!member_ino(ms.procs[i], pn, &pino, NULL))
+			member_call(ms.procs[i], op, pino, 0, 0, 0, name, (uint32_t)strlen(name),
+				    &cs, sizeof(cs), &outlen);
+	members_put(&ms);
 }
 
-static int tree_rmdir(uint64_t parent, const char *name)
+/*
+ * mkdir or rmdir of instances/NAME: the collector's own tree first (it
+ * says what the kernel would), then every process's, then remembered.
+ * Return: the collector's own result; *@path the instance's path.
+ */
+static int instance_change(uint64_t parent, const char *name, bool make, struct node **pnp,
+			   char *path, size_t size)
 {
-	struct members ms;
-	struct node *pn, *n;
+	struct tfs_stat lst;
+	struct node *pn;
 	uint64_t pino;
-	uint32_t outlen;
-	char path[PATH_MAX];
-	int err, i;
+	int err;
 
 	pthread_mutex_lock(&tree_lock);
 	pn = node_by_ino_locked(parent);
 	if (pn)
-		snprintf(path, sizeof(path), "%s/%s", pn->path, name);
+		snprintf(path, size, "%s/%s", pn->path, name);
 	pthread_mutex_unlock(&tree_lock);
+	*pnp = pn;
 	if (!pn)
 		return -ENOENT;
 	err = member_ino(NULL, pn, &pino, NULL);
 	if (!err)
-		err = tfs_rmdir(pino, name);
+		err = make ? tfs_mkdir(pino, name, &lst) : tfs_rmdir(pino, name);
 	if (err)
 		return err;
 	pthread_mutex_lock(&state_lock);
-	if (!members_get(&ms)) {
-		for (i = 0; i < ms.nr; i++)
-			if (!member_ino(ms.procs[i], pn, &pino, NULL))
-				member_call(ms.procs[i], COLL_RMDIR, pino, 0, 0, 0, name,
-					    (uint32_t)strlen(name), NULL, 0, &outlen);
-		members_put(&ms);
-	}
-	state_add_locked(COLL_STATE_RMDIR, 0, path, "", 0);
+	instance_fan_out_locked(pn, make ? COLL_MKDIR : COLL_RMDIR, name);
+	state_add_locked(make ? COLL_STATE_MKDIR : COLL_STATE_RMDIR, 0, path, "", 0);
 	pthread_mutex_unlock(&state_lock);
-	/* The instance's nodes are forgotten: a new one of the name is new. */
-	pthread_mutex_lock(&tree_lock);
-	n = node_child_locked(pn, name);
-	if (n)
-		n->mode = 0;
-	for (struct node *c = nodes; c; c = c->next) {
-		size_t l = strlen(path);
+	return 0;
+}
 
+static int tree_mkdir(uint64_t parent, const char *name, struct tfs_stat *st)
+{
+	char path[PATH_MAX];
+	struct node *pn;
+	int err = instance_change(parent, name, true, &pn, path, sizeof(path));
+
+	return err ? err : tree_lookup(parent, name, st);
+}
+
+static int tree_rmdir(uint64_t parent, const char *name)
+{
+	char path[PATH_MAX];
+	struct node *pn;
+	size_t l;
+	int err = instance_change(parent, name, false, &pn, path, sizeof(path));
+
+	if (err)
+		return err;
+	/* The instance's nodes are forgotten: a new one of the name is new. */
+	l = strlen(path);
+	pthread_mutex_lock(&tree_lock);
+	for (struct node *c = nodes; c; c = c->next) {
 		if (!strncmp(c->path, path, l) && (c->path[l] == '/' || !c->path[l])) {
 			c->nr_inos = 0;
 			c->mode = 0;

@@ -329,7 +329,7 @@ static int kt_add_format(struct ustrace_kernel *k, const char *system, const cha
 	text = kt_read_file(path, &len);
 	if (!text)
 		return kt_fail(-errno, "%s: %s", path, strerror(errno));
-	f = kt_format_new(system, text, len, false);
+	f = trace_dat_format_new(system, text, len, false);
 	free(text);
 	if (!f)
 		return kt_fail(-ENOMEM, "out of memory");

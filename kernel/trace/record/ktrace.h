@@ -84,9 +84,6 @@ struct kt_dat {
 int kt_dat_open(const char *path, struct kt_dat *d);
 void kt_dat_close(struct kt_dat *d);
 
-/* A format of our list: @text copied, its system named. */
-struct trace_dat_format *kt_format_new(const char *system, const char *text, size_t len,
-				       bool ftrace);
 void kt_formats_free(struct trace_dat_format *f);
 /* The "ID: N" of a format's text, or -1. */
 long kt_format_id(const struct trace_dat_format *f);

@@ -124,7 +124,7 @@ static void read_formats(struct cur *c, struct kt_dat *d, const char *system, bo
 
 		if (!text)
 			break;
-		*tail = kt_format_new(system, text, (size_t)len, ftrace);
+		*tail = trace_dat_format_new(system, text, (size_t)len, ftrace);
 		if (!*tail) {
 			c->bad = true;
 			break;
@@ -328,8 +328,8 @@ void kt_dat_close(struct kt_dat *d)
  * Format lists
  */
 
-struct trace_dat_format *kt_format_new(const char *system, const char *text, size_t len,
-				       bool ftrace)
+struct trace_dat_format *trace_dat_format_new(const char *system, const char *text, size_t len,
+					      bool ftrace)
 {
 	size_t slen = strlen(system);
 	struct trace_dat_format *f = malloc(sizeof(*f) + len + 1 + slen + 1);

@@ -337,7 +337,7 @@ static struct trace_dat_format *format_moved(const struct trace_dat_format *f, l
 	struct trace_dat_format *n;
 
 	if (!p || !offset)
-		return kt_format_new(f->system, f->text, f->len, f->ftrace);
+		return trace_dat_format_new(f->system, f->text, f->len, f->ftrace);
 	id = strtol(p + 5, &end, 10);
 	text = malloc(f->len + 32);
 	if (!text)
@@ -347,7 +347,7 @@ static struct trace_dat_format *format_moved(const struct trace_dat_format *f, l
 	len += (size_t)sprintf(text + len, "%ld", id + offset);
 	memcpy(text + len, end, f->len - (size_t)(end - f->text));
 	len += f->len - (size_t)(end - f->text);
-	n = kt_format_new(f->system, text, len, f->ftrace);
+	n = trace_dat_format_new(f->system, text, len, f->ftrace);
 	free(text);
 	return n;
 }

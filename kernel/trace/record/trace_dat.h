@@ -32,6 +32,13 @@ struct trace_dat_format {
 	char			text[];
 };
 
+/*
+ * A format of a list (ktrace_dat.c): @text copied, its system named.
+ * Return: NULL without memory.
+ */
+struct trace_dat_format *trace_dat_format_new(const char *system, const char *text, size_t len,
+					      bool ftrace);
+
 /**
  * struct trace_dat_cpu - one CPU's part of the file
  * @fd:        where its ring buffer pages are, from offset 0

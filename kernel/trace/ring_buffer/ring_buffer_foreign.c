@@ -26,20 +26,13 @@
 #include "../../internal.h"
 #include "rb_internal.h"
 
-#ifdef RB_TSAN
 /*
  * The program may close a kept memfd while another thread checks it (a
  * daemon closing every descriptor): the check is what makes that safe.
  * ThreadSanitizer sees a race on the descriptor: our accesses are ignored.
  */
-void AnnotateIgnoreReadsBegin(const char *file, int line);
-void AnnotateIgnoreReadsEnd(const char *file, int line);
-# define rb_fd_use_begin()	AnnotateIgnoreReadsBegin(__FILE__, __LINE__)
-# define rb_fd_use_end()	AnnotateIgnoreReadsEnd(__FILE__, __LINE__)
-#else
-# define rb_fd_use_begin()	do { } while (0)
-# define rb_fd_use_end()	do { } while (0)
-#endif
+#define rb_fd_use_begin()	ustrace_tsan_ignore_begin()
+#define rb_fd_use_end()		ustrace_tsan_ignore_end()
 
 static bool rb_keep;
 
@@ -153,115 +146,6 @@ static u32 rb_foreign_valid(const u32 *data, u32 limit)
 		off += size;
 	}
 	return off;
-}
-
-/**
- * ring_buffer_foreign_pages - copy out a CPU's pages of another process's buffer
- * @map:    its memfd, mapped (read-only)
- * @size:   the mapping's size
- * @cpu:    the CPU
- * @fd:     where the pages go (written at its current position)
- * @pages:  receives the number of pages written
- * @killed: receives the bytes of pages that were never committed (a
- *          writer killed in the middle of a record), dropped
- *
- * The pages of the ring, oldest first, each 4 KiB in the kernel's format;
- * the page being written as far as it is committed.  Pages a reader of
- * the program consumed are not there any more.  A live writer may
- * overwrite a page while it is copied: the slot word, read again after
- * the copy, says so, and the page is left out.
- * Return: 0, -EINVAL (a bad @cpu or mapping), -errno of write().
- */
-int ring_buffer_foreign_pages(const void *map, size_t size, int cpu, int fd, uint64_t *pages,
-			      uint64_t *killed)
-{
-	const struct rb_shared_header *h;
-	char page_buf[RB_PAGE_SIZE];
-	const char *region;
-	const struct rb_cpu_meta *meta;
-	const u64 *slots;
-	u32 n, nr_pages, tpage, tseq, toff, tslot;
-	u64 pos;
-	int err = rb_foreign_header(map, size, &h);
-
-	*pages = *killed = 0;
-	if (err)
-		return err;
-	if (cpu < 0 || (u32)cpu >= h->nr_cpus)
-		return -EINVAL;
-	region = (const char *)map + RB_HDR_SIZE + ((size_t)cpu << RB_CPU_SHIFT);
-	meta = (const struct rb_cpu_meta *)region;
-	slots = (const u64 *)(region + RB_SLOTS_OFF);
-	n = __atomic_load_n(&meta->nr_slots, __ATOMIC_RELAXED);
-	nr_pages = __atomic_load_n(&meta->nr_pages, __ATOMIC_RELAXED);
-	pos = __atomic_load_n(&meta->tail.pos, __ATOMIC_ACQUIRE);
-	tpage = rb_pos_page(pos);
-	tseq = rb_pos_seq(pos);
-	toff = rb_pos_off(pos);
-	if (n < 2 || n >= RB_MAX_PAGES || nr_pages > RB_MAX_PAGES || tpage >= nr_pages)
-		return 0;	/* nothing we can trust */
-	tslot = __atomic_load_n(&((const u16 *)(region + RB_PAGE_SLOT_OFF))[tpage],
-				__ATOMIC_RELAXED);
-	if (tslot >= n)
-		return 0;
-	for (u32 back = n - 1; back != UINT32_MAX; back--) {
-		u32 seq = (tseq - back) & RB_SEQ_MASK, slot = (tslot + n - back) % n;
-		u64 w = __atomic_load_n(&slots[slot], __ATOMIC_ACQUIRE), w2;
-		u32 page = rb_slot_page(w), committed = rb_slot_committed(w), end;
-		const char *src;
-		u64 commit;
-		u32 lost;
-
-		if (rb_slot_seq(w) != seq || (w & RB_SLOT_CONSUMED) || page >= nr_pages)
-			continue;
-		src = region + RB_META_SIZE + (size_t)page * RB_PAGE_SIZE;
-		commit = __atomic_load_n((const u64 *)(src + 8), __ATOMIC_RELAXED);
-		if (committed == RB_SLOT_FULL) {
-			if (commit > RB_DATA_SIZE)
-				continue;
-			end = (u32)commit;
-		} else if (back == 0 && !rb_off_frozen(toff) && toff <= RB_DATA_SIZE &&
-			   committed == toff + RB_MARK_OPEN) {
-			end = toff;	/* the page being written: all it holds is committed */
-		} else {
-			/* Never finished: a writer died on it (or is still at it). */
-			u32 limit = back == 0 && toff <= RB_DATA_SIZE ? toff : RB_DATA_SIZE;
-
-			end = rb_foreign_valid((const u32 *)(src + RB_PAGE_HDR_SIZE), limit);
-			*killed += limit - end;
-		}
-		if (!end)
-			continue;
-		memcpy(page_buf, src, RB_PAGE_HDR_SIZE + end);
-		w2 = __atomic_load_n(&slots[slot], __ATOMIC_ACQUIRE);
-		if (rb_slot_seq(w2) != seq || (w2 & RB_SLOT_CONSUMED) || rb_slot_page(w2) != page)
-			continue;	/* overwritten while copied */
-		/* The commit word: the length, and the losses before the page, as a reader's. */
-		lost = __atomic_load_n(&((const u32 *)(region + RB_LOST_OFF))[slot], __ATOMIC_RELAXED);
-		commit = end;
-		memset(page_buf + RB_PAGE_HDR_SIZE + end, 0, RB_DATA_SIZE - end);
-		if (lost) {
-			commit |= RB_MISSED_EVENTS;
-			if (end + 8 <= RB_DATA_SIZE) {
-				u64 count = lost;
-
-				memcpy(page_buf + RB_PAGE_HDR_SIZE + end, &count, 8);
-				commit |= RB_MISSED_STORED;
-			}
-		}
-		memcpy(page_buf + 8, &commit, 8);
-		for (size_t done = 0; done < sizeof(page_buf);) {
-			ssize_t r = write(fd, page_buf + done, sizeof(page_buf) - done);
-
-			if (r < 0 && errno == EINTR)
-				continue;
-			if (r <= 0)
-				return r < 0 ? -errno : -EIO;
-			done += (size_t)r;
-		}
-		(*pages)++;
-	}
-	return 0;
 }
 
 /*
@@ -399,6 +283,8 @@ int ring_buffer_foreign_read(const void *map, size_t size, int cpu,
 		} else {
 			/* Left unfinished: a writer died on it. */
 			end = rb_foreign_valid((const u32 *)(src + RB_PAGE_HDR_SIZE), RB_DATA_SIZE);
+			if (!pos->off)
+				pos->unfinished += RB_DATA_SIZE - end;
 			complete = true;
 		}
 		if (pos->off >= end) {
@@ -440,4 +326,46 @@ int ring_buffer_foreign_read(const void *map, size_t size, int cpu,
 		return 1;
 	}
 	return 0;
+}
+
+/**
+ * ring_buffer_foreign_pages - copy out a CPU's pages of another process's buffer
+ * @map:    its memfd, mapped (read-only)
+ * @size:   the mapping's size
+ * @cpu:    the CPU
+ * @fd:     where the pages go (written at its current position)
+ * @pages:  receives the number of pages written
+ * @killed: receives the bytes of pages that were never finished (a
+ *          writer killed in the middle of a record), dropped
+ *
+ * Every page the ring holds, oldest first, each RB_PAGE_SIZE bytes in the
+ * kernel's format: what ring_buffer_foreign_read() gives a new reader
+ * that takes the pages being written too.
+ * Return: 0, -EINVAL (a bad @cpu or mapping), -errno of write().
+ */
+int ring_buffer_foreign_pages(const void *map, size_t size, int cpu, int fd, uint64_t *pages,
+			      uint64_t *killed)
+{
+	struct ring_buffer_foreign_pos pos = { 0 };
+	char page[RB_PAGE_SIZE];
+	int ret;
+
+	*pages = *killed = 0;
+	while ((ret = ring_buffer_foreign_read(map, size, cpu, &pos, page, true)) == 1) {
+		for (size_t done = 0; done < sizeof(page);) {
+			ssize_t r = write(fd, page + done, sizeof(page) - done);
+
+			if (r < 0 && errno == EINTR)
+				continue;
+			if (r <= 0)
+				return r < 0 ? -errno : -EIO;
+			done += (size_t)r;
+		}
+		(*pages)++;
+		/* A ring turns at most once under us: then it is a live writer's race. */
+		if (*pages > RB_MAX_PAGES)
+			break;
+	}
+	*killed = pos.unfinished;
+	return ret < 0 ? ret : 0;
 }

@@ -20,19 +20,12 @@
 #include "../../internal.h"
 #include "rb_internal.h"
 
-#ifdef RB_TSAN
 /*
  * The iterator copies pages that writers may be overwriting and checks
  * afterwards whether they did (a seqlock read).  Tell ThreadSanitizer.
  */
-void AnnotateIgnoreReadsBegin(const char *file, int line);
-void AnnotateIgnoreReadsEnd(const char *file, int line);
-# define rb_racy_reads_begin()	AnnotateIgnoreReadsBegin(__FILE__, __LINE__)
-# define rb_racy_reads_end()	AnnotateIgnoreReadsEnd(__FILE__, __LINE__)
-#else
-# define rb_racy_reads_begin()	do { } while (0)
-# define rb_racy_reads_end()	do { } while (0)
-#endif
+#define rb_racy_reads_begin()	ustrace_tsan_ignore_begin()
+#define rb_racy_reads_end()	ustrace_tsan_ignore_end()
 
 /* ------------------------------------------------------------------
  * Reading: the reader page
