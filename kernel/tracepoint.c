@@ -142,15 +142,7 @@ static void tp_init(void)
  * before its read_unlock happens before what the writer does after
  * synchronize_rcu().
  */
-#if defined(__SANITIZE_THREAD__)
-# define USTRACE_TSAN 1
-#elif defined(__has_feature)
-# if __has_feature(thread_sanitizer)
-#  define USTRACE_TSAN 1
-# endif
-#endif
-
-#ifdef USTRACE_TSAN
+#ifdef USTRACE_TSAN	/* internal.h */
 void __tsan_acquire(void *addr);
 void __tsan_release(void *addr);
 static char tsan_grace_period;

@@ -40,12 +40,10 @@
 #include "rb_layout.h"
 #include "trace_clock.h"
 
-#if defined(__SANITIZE_THREAD__)
+#include "../../internal.h"
+
+#ifdef USTRACE_TSAN
 # define RB_TSAN 1
-#elif defined(__has_feature)
-# if __has_feature(thread_sanitizer)
-#  define RB_TSAN 1
-# endif
 #endif
 
 #ifndef noinline
