@@ -152,8 +152,8 @@ static int check_opts(const struct record_opts *o)
 			    o->kernel_kb);
 		return -1;
 	}
-	if (o->kevents && strchr(o->output, '%')) {
-		ustrace_err("record: -o %s: no %% patterns with -K (one program, one file)",
+	if (strchr(o->output, '%')) {
+		ustrace_err("record: -o %s: no %% patterns (every process goes into one file)",
 			    o->output);
 		return -1;
 	}
