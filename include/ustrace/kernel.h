@@ -15,6 +15,9 @@
  *	ustrace_kernel_stop(k);
  *	ustrace_kernel_write(k, (const char *[]){ "prog.dat", NULL }, "m.dat", 7);
  *	ustrace_kernel_free(k);
+ *
+ * ustrace_kernel_write(NULL, inputs, ...) merges programs' files alone
+ * (ustrace record of a process tree).
  */
 #ifndef _USTRACE_KERNEL_H
 #define _USTRACE_KERNEL_H

@@ -6,7 +6,9 @@
 # their files with the stock trace-cmd: record.sh (what is recorded),
 # guest-fds.sh, guest-privileges.sh and guest-ends.sh (the program's
 # descriptors; set-user-ID programs and planted links; signals, _exit()
-# and exec: sourcing guest-lib.bash), ustrace-cmd.sh (the commands).
+# and exec: sourcing guest-lib.bash), ustrace-cmd.sh (the commands),
+# tree.sh (ustrace record of a process tree: one file; two processes given
+# one USTRACE_OUTPUT).
 #
 #   rec-app         the recorded program: workers pinned to CPUs fire the
 #                   sample events and numbered events; ends by stop, exit,

@@ -13,6 +13,7 @@
 #   - ten processes at once
 #   - a process that outlives the command by more than --tree-wait: said,
 #     and the others' events are in the file
+#   - SIGTERM sent to ustrace record is passed on, and the file written
 #   - with -K, the kernel's events join the same merge (root, or write
 #     access to the kernel's tracefs; skipped otherwise)
 #   - USTRACE_OUTPUT set by hand for two processes at once: the second
@@ -147,6 +148,23 @@ daemon() {
 		events d.dat 1
 }
 check "--tree-wait 1: a process that outlives the command is said, the others' events kept" daemon
+
+term() {
+	local r a rc
+
+	"$ustrace" record -e rec_test -o term.dat -- "$app" -w 3 -n 200 -W >term.out 2>term.sum &
+	r=$!
+	for _ in $(seq 200); do [ -s term.out ] && break; sleep 0.1; done
+	a=$(pgrep -P "$r")
+	kill -TERM "$r"
+	wait "$r"
+	rc=$?
+	[ -n "$a" ] && kill -KILL "$a" 2>/dev/null	# if it was not passed on
+	cat term.sum
+	[ "$rc" = 0 ] && grep -q '/rec-app was killed by SIGTERM$' term.sum &&
+		events term.dat 1 && [ -z "$(ls -A | grep '^\.ustrace-record-')" ]
+}
+check "SIGTERM to ustrace record: passed on to the program, the file written" term
 
 kernel() {
 	"${run[@]}" "$ustrace" record -K sched:sched_switch -e rec_test -o k.dat -- \

@@ -152,8 +152,8 @@ static int check_opts(const struct record_opts *o)
 			    o->kernel_kb);
 		return -1;
 	}
-	if (o->kevents && strchr(o->output, '%')) {
-		ustrace_err("record: -o %s: no %% patterns with -K (one program, one file)",
+	if (strchr(o->output, '%')) {
+		ustrace_err("record: -o %s: no %% patterns (every process goes into one file)",
 			    o->output);
 		return -1;
 	}
@@ -634,6 +634,9 @@ int cmd_record(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	struct record_opts o = { .output = "trace.dat", .tree_wait = 10 };
+	struct sigaction fwd = { .sa_sigaction = forward, .sa_flags = SA_SIGINFO };
+	static const int end_sigs[2] = { SIGTERM, SIGHUP };
+	struct sigaction old_end[2];
 	char *end;
 	int c, status, ret = 2;
 
@@ -688,10 +691,15 @@ int cmd_record(int argc, char **argv)
 	ret = 1;
 	if (make_parts_dir(&o))
 		goto out;
+	/* Passed on, so that we live to merge the parts (and remove them). */
+	for (int i = 0; i < 2; i++)
+		sigaction(end_sigs[i], &fwd, &old_end[i]);
 	status = run(&o, argv + optind);
 	if (status != -1)
 		say_status(argv[optind], status);
 	ret = finish(&o, NULL);
+	for (int i = 0; i < 2; i++)
+		sigaction(end_sigs[i], &old_end[i], NULL);
 out:
 	free(o.events);
 	free(o.kevents);

@@ -26,8 +26,12 @@
  * kernel's ids are kept (they are the machine's, seen in its tracefs);
  * each program's are moved up by a multiple of 1000 above the highest id
  * already in the file: the format's "ID:" line and each record's
- * common_type.  The ftrace formats (print, raw_data: ids below 21, the
- * kernel's own) keep theirs.
+ * common_type (through a map per program).  An event whose format an
+ * earlier program brought already (one program run by many processes)
+ * takes that one's id instead.  The ftrace formats (print, raw_data: ids
+ * below 21, the kernel's own) keep theirs.  Without the kernel (ustrace
+ * record of a process tree: the programs' files alone) the first program
+ * keeps its ids.
  *
  * Time: the kernel's x86-tsc stamps are raw TSC cycles; a program's local
  * clock is offset + ((tsc * mult) >> 32) with the program's mult and offset

@@ -836,6 +836,10 @@ static void rec_claim_output(char *path)
 			rec.claim_fd = fd;
 			return;
 		}
+		if (errno != EWOULDBLOCK) {
+			rec_sys_close(fd);	/* no locks here: no claim */
+			break;
+		}
 		/* Held: the holder writes its pid right after it locks. */
 		for (int i = 0; i < 20; i++) {
 			n = syscall(SYS_pread64, fd, buf, sizeof(buf) - 1, 0);
