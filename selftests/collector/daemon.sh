@@ -59,6 +59,8 @@ same "each program's first round is there (enabled before its first event)" "3" 
 	"$(grep -c 'foo_bar: foo hello 0 ' "$tmp/trace3")"
 check "the merged trace is in time order" \
 	bash -c "grep -v '^#' '$tmp/trace3' | awk '{ for (i = 1; i <= NF; i++) if (\$i ~ /^[0-9]+\.[0-9]+:\$/) { t = \$i + 0; if (t < last) exit 1; last = t; break } }'"
+echo coll-marker-test > "$T/trace_marker"
+same "a trace_marker write is one record, not one per program" 1 "$(grep -c 'coll-marker-test' "$T/trace")"
 check "the event directory is listed once" \
 	bash -c "[ \"\$(ls '$T/events' | grep -c '^sample_trace\$')\" = 1 ]"
 timeout 1 cat "$T/trace_pipe" >"$tmp/pipe3" 2>/dev/null

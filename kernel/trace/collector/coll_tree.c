@@ -1131,7 +1131,7 @@ static int tree_open(uint64_t ino, int flags, struct tfs_file **filep)
 	struct cfile *f;
 	struct node *n;
 	int err = -ENOENT, first_err = 0;
-	bool events;
+	bool events, marker;
 
 	pthread_mutex_lock(&tree_lock);
 	n = node_by_ino_locked(ino);
@@ -1148,6 +1148,8 @@ static int tree_open(uint64_t ino, int flags, struct tfs_file **filep)
 	f->flags = flags;
 	f->kind = kind_of(n->path);
 	events = n->remembered;
+	marker = !strncmp(base_name(n->path), "trace_marker", 12) &&
+		 (flags & O_ACCMODE) != O_RDONLY;
 	if (members_get(&ms)) {
 		free(f);
 		return -ENOMEM;
@@ -1162,7 +1164,9 @@ static int tree_open(uint64_t ino, int flags, struct tfs_file **filep)
 	 * The members, in order: for an event's file the processes, and the
 	 * collector's own tree only when none has it and it is the
 	 * collector's (header_page, ftrace/) or only read; for the others
-	 * the collector's own first, then the processes.
+	 * the collector's own first, then the processes.  A trace_marker's
+	 * record goes into the collector's own buffer alone (once, not once
+	 * per program).
 	 */
 	for (int k = 0; k <= ms.nr; k++) {
 		struct coll_proc *p;
@@ -1171,6 +1175,8 @@ static int tree_open(uint64_t ino, int flags, struct tfs_file **filep)
 		uint32_t outlen;
 		int64_t ret;
 
+		if (marker && k > 0)
+			break;
 		if (events && k == ms.nr) {
 			const char *rest = strstr(n->path, "events/");
 
