@@ -46,6 +46,15 @@ __ustrace_visible int ustrace_collector_rundir(char *buf, size_t size);
 __ustrace_visible int ustrace_collector_dump(const char *rundir, const char *output,
 					     int version, int *nr);
 
+/*
+ * Tell the collector of @rundir (NULL: the default) of an event a program
+ * defines before the program runs: @system and its @format text (as
+ * `ustrace list -F OBJECT` prints it).  The collector lists it from then
+ * on.  Return: 0, or a negative errno value (-ECONNREFUSED: no collector).
+ */
+__ustrace_visible int ustrace_collector_learn(const char *rundir, const char *system,
+					      const char *format);
+
 __USTRACE_END_DECLS
 
 #endif /* _USTRACE_COLLECTOR_H */

@@ -226,6 +226,29 @@ else
 	skip "another user's socket and program" "needs root and setpriv"
 fi
 
+# --learn: the events of a program that never ran, from its ELF object,
+# so that they can be enabled before it starts.
+stop_daemon
+"$ustrace" daemon --rundir "$USTRACE_RUNDIR" --learn "$app" >"$tmp/learn.log" 2>&1 &
+dpid=$!
+for _ in $(seq 100); do [ -e "$T/README" ] && [ -S "$USTRACE_RUNDIR/collector.sock" ] && break; sleep 0.05; done
+for _ in $(seq 50); do [ -d "$T/events/sample_trace" ] && break; sleep 0.05; done
+check "ustrace daemon --learn lists a program's events before it runs" \
+	grep -qx 'sample_trace:foo_bar' "$T/available_events"
+check "and says how many" grep -q "tracefs-sample: 8 events" "$tmp/learn.log"
+echo 1 > "$T/events/sample_trace/enable"
+for i in 1 2 3; do
+	"$app" -n 100 -p 200000 >/dev/null 2>&1 &
+	eval "l$i=\$!"
+done
+for _ in $(seq 100); do
+	[ "$(grep -c 'foo_bar: foo hello 0 ' "$T/trace")" -ge 3 ] && break
+	sleep 0.1
+done
+same "enabled before any of them ran: three programs' first rounds" 3 \
+	"$(grep -c 'foo_bar: foo hello 0 ' "$T/trace")"
+kill -TERM "$l1" "$l2" "$l3"; wait "$l1" "$l2" "$l3"
+
 check "the daemon stops on SIGTERM" stop_daemon
 check "and leaves no mount" bash -c "! mountpoint -q '$T'"
 check "nor its socket" test ! -e "$USTRACE_RUNDIR/collector.sock"

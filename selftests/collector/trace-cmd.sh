@@ -17,14 +17,14 @@ command -v trace-cmd >/dev/null || skip_all "no trace-cmd"
 
 check "the collector serves" start_daemon
 
-# trace-cmd refuses -e of a system it cannot find: the collector knows
-# sample_trace once a program that defines it has run.
-"$app" -n 1 -p 0 >/dev/null 2>&1
-check "the events of a program that ran stay known" grep -q '^sample_trace:foo_bar$' "$T/available_events"
-
+# trace-cmd refuses -e of a system it cannot find: no program that
+# defines sample_trace ever ran, and ustrace trace-cmd tells the collector
+# of the events of ./app from its ELF object (a cold start).
+check "the collector does not know sample_trace yet" bash -c "! grep -q '^sample_trace:' '$T/available_events'"
 timeout "$TOOL_TIMEOUT" "$ustrace" trace-cmd record -e sample_trace -o "$tmp/one.dat" \
 	"$app" -n 3 -p 100000 >"$tmp/rec.out" 2>&1
 same "ustrace trace-cmd record without -m records through the collector" 0 "$?"
+check "the events stay known" grep -q '^sample_trace:foo_bar$' "$T/available_events"
 trace-cmd report "$tmp/one.dat" >"$tmp/one.txt" 2>"$tmp/one.err"
 same "every round the program fired is there" 3 "$(grep -c ' foo_bar: ' "$tmp/one.txt")"
 check "from its first event" bash -c "grep ' foo_bar: ' '$tmp/one.txt' | head -1 | grep -q 'foo hello 0 '"

@@ -25,16 +25,42 @@
 
 static int ready_fd = -1;
 static const char *run_dir;
+static char **learn;
+static int nr_learn;
+
+struct learn_ctx {
+	const char	*rundir;
+	int		nr;
+};
+
+static int learn_one(const char *system, const char *text, void *arg)
+{
+	struct learn_ctx *c = arg;
+	int err = ustrace_collector_learn(c->rundir, system, text);
+
+	c->nr += !err;
+	return err;
+}
+
+int learn_object(const char *rundir, const char *path)
+{
+	struct learn_ctx c = { .rundir = rundir };
+	int err = object_formats(path, learn_one, &c);
+
+	return err ? err : c.nr;
+}
 
 static void daemon_usage(FILE *out)
 {
 	fprintf(out,
-		"usage: ustrace daemon [--rundir DIR] [-o OPTIONS] [--daemonize]\n"
+		"usage: ustrace daemon [--rundir DIR] [-o OPTIONS] [--learn OBJECT]...\n"
+		"                      [--daemonize]\n"
 		"Be the collector: serve one tracefs at RUNDIR/tracing for every\n"
 		"traced program of this user, which programs join when they start.\n"
 		"  --rundir DIR   the run directory (default $USTRACE_RUNDIR, else\n"
 		"                 /run/ustrace as root, $XDG_RUNTIME_DIR/ustrace)\n"
 		"  -o OPTIONS     the tracefs mount's options: gid=N, allow_other\n"
+		"  --learn OBJECT list the events the ELF OBJECT defines before it runs\n"
 		"  --daemonize    go to the background once the tree is mounted\n");
 }
 
@@ -51,6 +77,17 @@ static void on_ready(void)
 	if (!run_dir && !ustrace_collector_rundir(dir, sizeof(dir)))
 		run_dir = strdup(dir);
 	fprintf(stderr, "ustrace daemon: serving %s/tracing\n", run_dir ? run_dir : "?");
+	/* The socket listens: what we send waits for the accept loop. */
+	for (int i = 0; i < nr_learn; i++) {
+		int n = learn_object(run_dir, learn[i]);
+
+		if (n < 0)
+			ustrace_err("daemon: --learn %s: %s", learn[i],
+				    n == -ENOEXEC ? "not a 64-bit ELF object" : strerror(-n));
+		else
+			fprintf(stderr, "ustrace daemon: %s: %d event%s\n", learn[i], n,
+				n == 1 ? "" : "s");
+	}
 	if (ready_fd >= 0) {
 		if (write(ready_fd, "", 1) < 0)
 			ready_fd = -1;
@@ -93,6 +130,7 @@ int cmd_daemon(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "rundir",	required_argument, NULL, 'r' },
 		{ "daemonize",	no_argument,	   NULL, 'd' },
+		{ "learn",	required_argument, NULL, 'l' },
 		{ "help",	no_argument,	   NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -112,6 +150,15 @@ int cmd_daemon(int argc, char **argv)
 		case 'd':
 			detach = true;
 			break;
+		case 'l': {
+			char **v = realloc(learn, (size_t)(nr_learn + 1) * sizeof(*v));
+
+			if (!v)
+				return 1;
+			learn = v;
+			learn[nr_learn++] = optarg;
+			break;
+		}
 		case 'h':
 			daemon_usage(stdout);
 			return 0;

@@ -356,8 +356,12 @@ static int cmp_event(const void *a, const void *b)
 	return c ? c : strcmp(x->call.name, y->call.name);
 }
 
-/* As trace-cmd list -F prints a format: "system: SYS", the format, a blank line. */
-static int print_format(struct ev_entry *e)
+/*
+ * An event's format text (the engine renders it, as the program's tracefs
+ * would), handed to @fn.
+ */
+static int event_format(struct ev_entry *e,
+			int (*fn)(const char *system, const char *text, void *ctx), void *ctx)
 {
 	char *text;
 	int len, err;
@@ -376,8 +380,16 @@ static int print_format(struct ev_entry *e)
 	if (!text)
 		return len < 0 ? len : -ENOMEM;
 	trace_event_format(&e->call, text, (size_t)len + 1);
-	printf("system: %s\n%s\n", e->class.system, text);
+	err = fn(e->class.system, text, ctx);
 	free(text);
+	return err;
+}
+
+/* As trace-cmd list -F prints a format: "system: SYS", the format, a blank line. */
+static int print_format(const char *system, const char *text, void *ctx)
+{
+	(void)ctx;
+	printf("system: %s\n%s\n", system, text);
 	return 0;
 }
 
@@ -396,7 +408,7 @@ static int list_events(const struct elf_file *f, const char *path, bool formats,
 	qsort(v, n, sizeof(*v), cmp_event);
 	for (i = 0; i < n && !ret; i++) {
 		if (formats) {
-			ret = print_format(&v[i]);
+			ret = event_format(&v[i], print_format, NULL);
 			continue;
 		}
 		printf("%s%s%s:%s\n", prefix ? path : "", prefix ? ": " : "",
@@ -408,6 +420,34 @@ static int list_events(const struct elf_file *f, const char *path, bool formats,
 	if (ret)
 		ustrace_err("%s: %s", path, ret == -ENOEXEC ? "a trace event that cannot be read" :
 			    strerror(-ret));
+	return ret;
+}
+
+/**
+ * object_formats - the format of every trace event an ELF object defines
+ * @path: the object (read, never loaded)
+ * @fn:   called with each event's system and format text
+ *
+ * Return: 0, -ENOEXEC (not a 64-bit ELF object, or an event that cannot be
+ * read), -errno; or what @fn returned.
+ */
+int object_formats(const char *path, int (*fn)(const char *system, const char *text, void *ctx),
+		   void *ctx)
+{
+	struct elf_file f = { 0 };
+	struct ev_list l = { 0 };
+	int ret;
+
+	ret = elf_open(&f, path);
+	if (ret)
+		return ret;
+	ret = walk_tables(&f, true, EVENT_PREFIX, add_event, &l);
+	for (size_t i = 0; i < l.n && !ret; i++)
+		ret = event_format(&l.v[i], fn, ctx);
+	for (size_t i = 0; i < l.n; i++)
+		free_event(&l.v[i]);
+	free(l.v);
+	ustrace_elf_close(&f.e);
 	return ret;
 }
 

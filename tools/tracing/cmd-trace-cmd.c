@@ -7,7 +7,10 @@
  * mount in USTRACE_TRACEFS_MOUNT (tools/tracing/shim/trace-cmd-shim.c
  * says what the shim changes and why).  The mount is -m DIR, or
  * $USTRACE_TRACEFS (where an instrumented program serves its tracefs),
- * or the collector's (system mode: RUNDIR/tracing, ustrace-daemon(1)).
+ * or the collector's (system mode: RUNDIR/tracing, ustrace-daemon(1)),
+ * which is first told of the events of every program named by a path in
+ * ARGS (read from its ELF object), so that `trace-cmd record -e SYSTEM
+ * ./app` finds SYSTEM before ./app runs.
  * The shim is $USTRACE_TRACE_CMD_SHIM, or ustrace-trace-cmd.so next to
  * this program (an uninstalled build), or the installed one: in
  * $libdir/ustrace, found from this program's directory as make install
@@ -131,8 +134,17 @@ int cmd_trace_cmd(int argc, char **argv)
 	if ((!mount || !*mount) && !ustrace_collector_rundir(rundir, sizeof(rundir))) {
 		/* System mode: the collector's tree, if one serves it. */
 		snprintf(coll, sizeof(coll), "%s/tracing", rundir);
-		if (is_tracefs(coll))
+		if (is_tracefs(coll)) {
 			mount = coll;
+			/*
+			 * trace-cmd refuses -e of a system it cannot find: the
+			 * collector learns the events of the programs named by a
+			 * path on the command line (trace-cmd record ./app).
+			 */
+			for (int j = i; j < argc; j++)
+				if (strchr(argv[j], '/') && !access(argv[j], X_OK))
+					learn_object(rundir, argv[j]);
+		}
 	}
 	if (!mount || !*mount) {
 		ustrace_err("trace-cmd: no tracefs: give -m DIR, set USTRACE_TRACEFS, or run "

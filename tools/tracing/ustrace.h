@@ -22,6 +22,16 @@ int cmd_record(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_trace_cmd(int argc, char **argv);
 
+/* cmd-list.c: the format of every trace event an ELF object defines, to @fn. */
+int object_formats(const char *path, int (*fn)(const char *system, const char *text, void *ctx),
+		   void *ctx);
+
+/*
+ * cmd-daemon.c: tell the collector of the events the ELF object @path
+ * defines (ustrace_collector_learn(3)).  Return: how many, or -errno.
+ */
+int learn_object(const char *rundir, const char *path);
+
 /* Print "ustrace: <message>" on stderr. */
 void ustrace_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

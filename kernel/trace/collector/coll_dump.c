@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * ustrace dump's side (ustrace_collector_dump(3)): ask the collector for
- * the buffers it holds, one trace.dat per process (coll_record.c), and
- * merge them into one file with ustrace_kernel_write(3).
+ * The tools' side of the collector's socket: ustrace dump's
+ * (ustrace_collector_dump(3): ask for the buffers it holds, one trace.dat
+ * per process, coll_record.c, and merge them into one file with
+ * ustrace_kernel_write(3)), and what a tool tells it of a program's
+ * events before the program runs (ustrace_collector_learn(3)).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -176,6 +178,48 @@ out:
 	}
 	free(fds);
 	free(paths);
+	close(sock);
+	return err;
+}
+
+/**
+ * ustrace_collector_learn - tell the collector of an event before its program runs
+ * @rundir: the collector's run directory (NULL: the default)
+ * @system: the event's system
+ * @format: its format text (events/SYSTEM/EVENT/format)
+ *
+ * The collector lists events/SYSTEM/EVENT from then on, as it does the
+ * events of programs gone: a write to its files is remembered and applies
+ * to programs that register later (ustrace daemon --learn, ustrace
+ * trace-cmd).  The collector does not answer; the call does not wait.
+ * Return: 0, -ECONNREFUSED (no collector), -EINVAL, -errno.
+ */
+int ustrace_collector_learn(const char *rundir, const char *system, const char *format)
+{
+	struct coll_msg m = { .op = COLL_LEARN };
+	size_t sl = system ? strlen(system) : 0, fl = format ? strlen(format) : 0;
+	char dir[PATH_MAX];
+	struct iovec iov[3];
+	struct msghdr mh = { .msg_iov = iov, .msg_iovlen = 3 };
+	int sock, err = 0;
+
+	if (!sl || !fl || sl + 1 + fl > COLL_MAX_PAYLOAD)
+		return -EINVAL;
+	if (!rundir || !*rundir) {
+		err = coll_rundir(dir, sizeof(dir));
+		if (err)
+			return err;
+		rundir = dir;
+	}
+	sock = dump_connect(rundir);
+	if (sock < 0)
+		return sock;
+	m.len = (uint32_t)(sl + 1 + fl);
+	iov[0] = (struct iovec){ .iov_base = &m, .iov_len = sizeof(m) };
+	iov[1] = (struct iovec){ .iov_base = (void *)system, .iov_len = sl + 1 };
+	iov[2] = (struct iovec){ .iov_base = (void *)format, .iov_len = fl };
+	if (sendmsg(sock, &mh, MSG_NOSIGNAL) < 0)
+		err = -errno;
 	close(sock);
 	return err;
 }

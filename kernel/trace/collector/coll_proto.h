@@ -29,6 +29,11 @@
  *                          payload what it returns (a stat, text read,
  *                          directory entries)
  *
+ * A tool that knows a program's events before it runs (from its ELF
+ * object: ustrace trace-cmd, ustrace daemon --learn) sends LEARN messages
+ * instead of HELLO, one per event; the collector lists those events as it
+ * lists the ones of programs gone.
+ *
  * ustrace dump says DUMP instead of HELLO; the collector answers with one
  * DUMPED per process it holds the buffer of, alive or dead, each with a
  * memfd of a trace.dat of that process, then END.
@@ -76,6 +81,9 @@ enum coll_op {
 	COLL_NR_OPS,
 	/* ustrace dump -> collector, instead of HELLO */
 	COLL_DUMP = 100,
+	/* a tool -> collector, instead of HELLO: an event's format, payload
+	   "SYSTEM\0FORMAT"; any number, no answer */
+	COLL_LEARN = 110,
 	COLL_DUMPED,		/* collector -> dump: one process's trace.dat (SCM_RIGHTS),
 				   b: its pid, payload: its name */
 	COLL_END,		/* collector -> dump: that was all; ret: 0 or -errno */

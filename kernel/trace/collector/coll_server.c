@@ -463,6 +463,41 @@ static bool coll_proc_drain(struct coll_proc *p)
 	return !(n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR));
 }
 
+/*
+ * A tool's LEARN messages, instead of HELLO: the events it read from a
+ * program's object, each listed from now on.  At most COLL_LEARN_MAX of
+ * them, for at most COLL_HELLO_READ_MS between two.
+ */
+#define COLL_LEARN_MAX	100000
+
+static bool coll_is_learn(int sock, const struct coll_msg *m)
+{
+	char *buf;
+	struct pollfd pfd = { .fd = sock, .events = POLLIN };
+	ssize_t n;
+
+	if (m->op != COLL_LEARN)
+		return false;
+	buf = malloc(sizeof(*m) + COLL_MAX_PAYLOAD);
+	for (int i = 0; buf && i < COLL_LEARN_MAX; i++) {
+		const struct coll_msg *lm = (const struct coll_msg *)buf;
+		size_t sl;
+
+		if (poll(&pfd, 1, COLL_HELLO_READ_MS) != 1)
+			break;
+		n = recv(sock, buf, sizeof(*m) + COLL_MAX_PAYLOAD, MSG_DONTWAIT);
+		if (n < (ssize_t)sizeof(*lm) || lm->op != COLL_LEARN || lm->len != n - sizeof(*lm))
+			break;
+		sl = strnlen(buf + sizeof(*lm), lm->len);
+		if (sl && sl < lm->len)
+			coll_tree_learn_format(buf + sizeof(*lm), buf + sizeof(*lm) + sl + 1,
+					       lm->len - sl - 1);
+	}
+	free(buf);
+	close(sock);
+	return true;
+}
+
 /* ustrace dump: instead of HELLO, DUMP; answered here, then closed. */
 static bool coll_is_dump(int sock, const struct coll_msg *m)
 {
@@ -503,7 +538,7 @@ static void coll_accept_one(int lsock)
 	pfd.fd = sock;
 	if (poll(&pfd, 1, COLL_HELLO_READ_MS) == 1 &&
 	    (n = recv(sock, buf, sizeof(buf), MSG_PEEK | MSG_DONTWAIT)) >= (ssize_t)sizeof(*m) &&
-	    coll_is_dump(sock, m))
+	    (coll_is_dump(sock, m) || coll_is_learn(sock, m)))
 		return;
 	if (poll(&pfd, 1, COLL_HELLO_READ_MS) != 1 ||
 	    (n = recv(sock, buf, sizeof(buf), MSG_DONTWAIT)) < (ssize_t)sizeof(*m) ||
