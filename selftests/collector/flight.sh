@@ -98,6 +98,25 @@ check "the collector is still there after dumping it" kill -0 "$dpid"
 check "and still dumps the others" "$ustrace" dump -o "$tmp/after.dat"
 kill -TERM "$s"; wait "$s" 2>/dev/null
 
+# And one whose header says its CPUs are half as far apart as they are,
+# with rings whose page ids are past the end of their CPU's region at that
+# stride (CPU 0's in the next region, the last CPU's past the mapping): the
+# header's stride is taken, and bounds the page ids.  Alone in the
+# collector, so that the dump's statistics are that program's.
+stop_daemon
+start_daemon
+echo 1 > "$T/events/enable"
+"$objtree/selftests/collector/coll-scribble" -S >"$tmp/stride.out" 2>&1 &
+s=$!
+for _ in $(seq 100); do grep -q scribbled "$tmp/stride.out" && break; sleep 0.05; done
+check "a program wrote a header with a smaller CPU stride" grep -q scribbled "$tmp/stride.out"
+"$ustrace" dump -o "$tmp/stride.dat" >/dev/null 2>&1
+check "the collector is still there after dumping it" kill -0 "$dpid"
+trace-cmd report --stat "$tmp/stride.dat" >"$tmp/stride.stat" 2>&1
+same "no page of another CPU's region is taken for CPU 0's" "pages: 0" \
+	"$(grep -A1 -x 'CPU: 0' "$tmp/stride.stat" | grep pages:)"
+kill -TERM "$s"; wait "$s" 2>/dev/null
+
 stop_daemon
 check "with no collector, ustrace dump says so" \
 	bash -c '! "$1" dump -o "$2/none.dat" 2>"$2/none.err" && grep -q "no collector runs" "$2/none.err"' _ "$ustrace" "$tmp"

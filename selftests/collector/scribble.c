@@ -4,8 +4,12 @@
  * 1000 scribble:scribble_tick events, then, with -s, writes garbage over
  * its own ring buffer (flight.sh: the collector maps the same memory and
  * must not trust a word of it): the buffer's counters, slot words, page
- * ids and pages get pseudo-random bytes; it says "scribbled" (or
- * "ready"), and waits for SIGTERM.
+ * ids and pages get pseudo-random bytes; with -S, it writes a header
+ * whose CPU stride is half its own (cpu_shift 27, as many CPUs as that
+ * fits in the mapping) and, in the last of those CPU regions, a ring whose
+ * pages go on past the end of the region and of the mapping (the reader
+ * must bound page ids by the stride, not only by RB_MAX_PAGES); it says
+ * "scribbled" (or "ready"), and waits for SIGTERM.
  *
  * coll-other is the same program with another format of scribble_tick
  * (SCRIBBLE_OTHER: one more field), for daemon.sh: two programs that
@@ -29,9 +33,52 @@ static void on_term(int sig)
 	stop = 1;
 }
 
+/*
+ * The layout as ring-buffer-design.rst describes it ("The buffer"): the
+ * header's nr_cpus and cpu_shift words, and in a CPU region the tail, the
+ * ring's size, the slot words and the page -> slot table.  A ring of two
+ * slots, both holding page @page, complete, the tail on the later one.
+ */
+static void fake_ring(char *region, uint32_t page)
+{
+	volatile uint64_t *slots = (volatile uint64_t *)(region + 4096);
+	volatile uint16_t *page_slot = (volatile uint16_t *)(region + 4096 + 129 * 4096);
+	/* Complete: 4080 bytes + the open and close marks. */
+	uint64_t w = (uint64_t)page << 48 | 4082;
+
+	*(volatile uint64_t *)region = (uint64_t)5 << 16;	/* tail: page 0, seq 5 */
+	*(volatile uint32_t *)(region + 128) = 2;		/* nr_slots */
+	*(volatile uint32_t *)(region + 132) = 65280;		/* nr_pages */
+	page_slot[0] = 0;
+	slots[0] = w | (uint64_t)5 << 25;
+	slots[1] = w | (uint64_t)4 << 25;
+}
+
+static void lie_about_stride(char *map, unsigned long size)
+{
+	const unsigned int shift = 27;
+	unsigned long cpus = (size - 4096) >> shift;
+	/*
+	 * CPU 0's page 40000 in a stride of 1 << 27 would be in the next
+	 * CPU's region (only 32512 pages fit): a page that looks whole (one
+	 * 4-byte event), which a reader bounding ids by RB_MAX_PAGES alone
+	 * would copy twice.  The last CPU's page 65279 is past the mapping.
+	 */
+	char *page = map + 4096 + (1ul << 20) + 40000ul * 4096;
+
+	*(volatile uint32_t *)(map + 16) = (uint32_t)cpus;	/* nr_cpus */
+	*(volatile uint32_t *)(map + 20) = shift;		/* cpu_shift */
+	*(volatile uint64_t *)page = 1;				/* time_stamp */
+	*(volatile uint64_t *)(page + 8) = 8;			/* commit */
+	*(volatile uint32_t *)(page + 16) = 1;			/* type_len 1 */
+	fake_ring(map + 4096, 40000);
+	fake_ring(map + 4096 + ((cpus - 1) << shift), 65279);
+}
+
 int main(int argc, char **argv)
 {
 	int scribble = argc > 1 && !strcmp(argv[1], "-s");
+	int stride = argc > 1 && !strcmp(argv[1], "-S");
 	unsigned long long state = 0x9e3779b97f4a7c15ull;
 	char line[512], path[256];
 	FILE *maps;
@@ -39,7 +86,7 @@ int main(int argc, char **argv)
 	signal(SIGTERM, on_term);
 	for (int i = 0; i < 1000; i++)
 		trace_scribble_tick(i);
-	if (!scribble) {
+	if (!scribble && !stride) {
 		printf("ready\n");
 		fflush(stdout);
 		while (!stop)
@@ -57,6 +104,11 @@ int main(int argc, char **argv)
 		if (sscanf(line, "%lx-%lx %7s %*s %*s %*s %255s", &lo, &hi, perms, path) < 3 ||
 		    !strstr(path, "ustrace-ring-buffer") || perms[1] != 'w')
 			continue;
+		if (stride) {
+			if (hi - lo > 4096 + (2ul << 27))
+				lie_about_stride((char *)lo, hi - lo);
+			continue;
+		}
 		/* Every 64th word of the first 64 MiB of each CPU region (sparse:
 		 * only what was touched costs memory), and the header. */
 		for (unsigned long a = lo; a + 8 <= hi && a < lo + (64ul << 20) * 2; a += 512) {

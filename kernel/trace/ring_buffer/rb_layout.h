@@ -61,6 +61,13 @@ typedef unsigned __int128 u128;
 #define RB_META_SIZE		(1u << 20)
 #define RB_CPU_SHIFT		28
 #define RB_CPU_STRIDE		(1ul << RB_CPU_SHIFT)
+/*
+ * The smallest CPU stride a reader accepts in a header's cpu_shift: the
+ * metadata and 256 pages.  This library's writers use RB_CPU_SHIFT; a
+ * reader takes the header's shift (checked against this range and the
+ * mapping's size) and bounds page ids by rb_stride_pages() of it.
+ */
+#define RB_CPU_SHIFT_MIN	21
 #define RB_HDR_SIZE		4096ul
 
 #define RB_SLOTS_OFF		4096u
@@ -72,6 +79,14 @@ _Static_assert(RB_PAGE_SLOT_OFF + RB_MAX_PAGES * 2u <= RB_LOST_OFF, "page_slot o
 _Static_assert(RB_LOST_OFF + RB_MAX_PAGES * 4u <= RB_META_SIZE, "lost_before overlaps");
 _Static_assert(RB_META_SIZE + (u64)RB_MAX_PAGES * RB_PAGE_SIZE <= RB_CPU_STRIDE,
 	       "pages overflow the CPU region");
+
+/* Page ids that fit in a CPU region of stride 1 << @shift. */
+static inline u32 rb_stride_pages(u32 shift)
+{
+	u64 pages = ((1ull << shift) - RB_META_SIZE) >> RB_PAGE_SHIFT;
+
+	return pages < RB_MAX_PAGES ? (u32)pages : RB_MAX_PAGES;
+}
 
 #define RB_CACHELINE		64
 #define __rb_cacheline		__attribute__((__aligned__(RB_CACHELINE)))
@@ -247,7 +262,7 @@ struct rb_shared_header {
 	u32 header_size;		/* sizeof(struct rb_shared_header) */
 	u32 page_size;
 	u32 nr_cpus;
-	u32 cpu_shift;
+	u32 cpu_shift;			/* log2 of the CPU stride (RB_CPU_SHIFT here) */
 	u64 cpu_offset;			/* RB_HDR_SIZE */
 	u32 meta_size;
 	u32 max_pages;

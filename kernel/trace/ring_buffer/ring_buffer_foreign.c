@@ -93,22 +93,53 @@ int ring_buffer_memfd(struct trace_buffer *buffer, size_t *size)
 	return fd;
 }
 
-/* The header of a foreign mapping, checked: our layout, and within @size. */
-static int rb_foreign_header(const void *map, size_t size, const struct rb_shared_header **hp)
+/*
+ * What a foreign mapping's header says, read once and checked: the header
+ * is in memory the other process may still write (or a hostile one may
+ * have filled), so nothing is taken from it twice.
+ */
+struct rb_foreign_layout {
+	u32 nr_cpus;
+	u32 cpu_shift;
+	u32 max_pages;		/* page ids that fit in one CPU's region */
+};
+
+/*
+ * The header of a foreign mapping, checked: our layout, every CPU's region
+ * within @size.  The CPU stride is the header's (a power of two between
+ * RB_CPU_SHIFT_MIN and RB_CPU_SHIFT); page ids are bounded by what fits in
+ * a region of that stride.
+ */
+static int rb_foreign_header(const void *map, size_t size, struct rb_foreign_layout *l)
 {
 	const struct rb_shared_header *h = map;
+	u32 shift, nr_cpus;
 
-	if (size < RB_HDR_SIZE || h->magic != RB_LAYOUT_MAGIC ||
+	if (size < RB_HDR_SIZE)
+		return -EINVAL;
+	shift = __atomic_load_n(&h->cpu_shift, __ATOMIC_RELAXED);
+	nr_cpus = __atomic_load_n(&h->nr_cpus, __ATOMIC_RELAXED);
+	if (h->magic != RB_LAYOUT_MAGIC ||
 	    h->version != RB_LAYOUT_VERSION || h->header_size < sizeof(*h) ||
-	    h->page_size != RB_PAGE_SIZE || h->cpu_shift != RB_CPU_SHIFT ||
+	    h->page_size != RB_PAGE_SIZE ||
+	    shift < RB_CPU_SHIFT_MIN || shift > RB_CPU_SHIFT ||
 	    h->cpu_offset != RB_HDR_SIZE || h->meta_size != RB_META_SIZE ||
 	    h->max_pages != RB_MAX_PAGES || h->slots_off != RB_SLOTS_OFF ||
 	    h->page_slot_off != RB_PAGE_SLOT_OFF || h->lost_off != RB_LOST_OFF ||
-	    !h->nr_cpus || h->nr_cpus > 8192 ||
-	    (size - RB_HDR_SIZE) >> RB_CPU_SHIFT < h->nr_cpus)
+	    !nr_cpus || nr_cpus > 8192 ||
+	    (size - RB_HDR_SIZE) >> shift < nr_cpus)
 		return -EINVAL;
-	*hp = h;
+	l->nr_cpus = nr_cpus;
+	l->cpu_shift = shift;
+	l->max_pages = rb_stride_pages(shift);
 	return 0;
+}
+
+/* CPU @cpu's region of a checked foreign mapping. */
+static const char *rb_foreign_region(const void *map, const struct rb_foreign_layout *l,
+				     int cpu)
+{
+	return (const char *)map + RB_HDR_SIZE + ((size_t)cpu << l->cpu_shift);
 }
 
 /**
@@ -121,10 +152,10 @@ static int rb_foreign_header(const void *map, size_t size, const struct rb_share
  */
 int ring_buffer_foreign_cpus(const void *map, size_t size)
 {
-	const struct rb_shared_header *h;
-	int err = rb_foreign_header(map, size, &h);
+	struct rb_foreign_layout l;
+	int err = rb_foreign_header(map, size, &l);
 
-	return err ? err : (int)h->nr_cpus;
+	return err ? err : (int)l.nr_cpus;
 }
 
 /*
@@ -202,20 +233,20 @@ static bool rb_foreign_stamp_at(const u32 *data, u32 off, u64 stamp, u64 *out)
 int ring_buffer_foreign_read(const void *map, size_t size, int cpu,
 			     struct ring_buffer_foreign_pos *pos, void *page, bool partial)
 {
-	const struct rb_shared_header *h;
+	struct rb_foreign_layout l;
 	const char *region;
 	const struct rb_cpu_meta *meta;
 	const u64 *slots;
 	u32 n, nr_pages, tpage, tseq, toff, tslot;
 	char *out = page;
 	u64 p;
-	int err = rb_foreign_header(map, size, &h);
+	int err = rb_foreign_header(map, size, &l);
 
 	if (err)
 		return err;
-	if (cpu < 0 || (u32)cpu >= h->nr_cpus)
+	if (cpu < 0 || (u32)cpu >= l.nr_cpus)
 		return -EINVAL;
-	region = (const char *)map + RB_HDR_SIZE + ((size_t)cpu << RB_CPU_SHIFT);
+	region = rb_foreign_region(map, &l, cpu);
 	meta = (const struct rb_cpu_meta *)region;
 	slots = (const u64 *)(region + RB_SLOTS_OFF);
 	for (u32 tries = 0; tries < RB_MAX_PAGES; tries++) {
@@ -230,7 +261,7 @@ int ring_buffer_foreign_read(const void *map, size_t size, int cpu,
 		tpage = rb_pos_page(p);
 		tseq = rb_pos_seq(p);
 		toff = rb_pos_off(p);
-		if (n < 2 || n >= RB_MAX_PAGES || nr_pages > RB_MAX_PAGES || tpage >= nr_pages)
+		if (n < 2 || n >= RB_MAX_PAGES || nr_pages > l.max_pages || tpage >= nr_pages)
 			return 0;
 		tslot = __atomic_load_n(&((const u16 *)(region + RB_PAGE_SLOT_OFF))[tpage],
 					__ATOMIC_RELAXED);
