@@ -27,14 +27,22 @@
 /* How long the collector may take to write every process's file. */
 #define COLL_DUMP_WAIT_MS	60000
 
+/* The collector's socket in @rundir (NULL or empty: the default run directory). */
 static int dump_connect(const char *rundir)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	struct ucred cred;
 	socklen_t cl = sizeof(cred);
+	char dir[PATH_MAX];
 	struct stat st;
 	int fd, err;
 
+	if (!rundir || !*rundir) {
+		err = coll_rundir(dir, sizeof(dir));
+		if (err)
+			return err;
+		rundir = dir;
+	}
 	if (snprintf(sa.sun_path, sizeof(sa.sun_path), "%s/" COLL_SOCK_NAME, rundir) >=
 	    (int)sizeof(sa.sun_path))
 		return -ENAMETOOLONG;
@@ -112,7 +120,7 @@ static ssize_t dump_recv(int sock, struct coll_msg *m, char *name, size_t size, 
  */
 int ustrace_collector_dump(const char *rundir, const char *output, int version, int *nr)
 {
-	char dir[PATH_MAX], name[64], **paths = NULL;
+	char name[64], **paths = NULL;
 	struct coll_msg m = { .op = COLL_DUMP };
 	int sock, err = 0, n = 0, *fds = NULL, fd;
 	ssize_t got;
@@ -121,12 +129,6 @@ int ustrace_collector_dump(const char *rundir, const char *output, int version, 
 		*nr = 0;
 	if (!output)
 		return -EINVAL;
-	if (!rundir || !*rundir) {
-		err = coll_rundir(dir, sizeof(dir));
-		if (err)
-			return err;
-		rundir = dir;
-	}
 	sock = dump_connect(rundir);
 	if (sock < 0)
 		return sock;
@@ -198,19 +200,12 @@ int ustrace_collector_learn(const char *rundir, const char *system, const char *
 {
 	struct coll_msg m = { .op = COLL_LEARN };
 	size_t sl = system ? strlen(system) : 0, fl = format ? strlen(format) : 0;
-	char dir[PATH_MAX];
 	struct iovec iov[3];
 	struct msghdr mh = { .msg_iov = iov, .msg_iovlen = 3 };
 	int sock, err = 0;
 
 	if (!sl || !fl || sl + 1 + fl > COLL_MAX_PAYLOAD)
 		return -EINVAL;
-	if (!rundir || !*rundir) {
-		err = coll_rundir(dir, sizeof(dir));
-		if (err)
-			return err;
-		rundir = dir;
-	}
 	sock = dump_connect(rundir);
 	if (sock < 0)
 		return sock;
