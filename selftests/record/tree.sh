@@ -15,7 +15,8 @@
 #     and the others' events are in the file
 #   - SIGTERM sent to ustrace record is passed on, and the file written
 #   - with -K, the kernel's events join the same merge (root, or write
-#     access to the kernel's tracefs; skipped otherwise)
+#     access to the kernel's tracefs; skipped otherwise), and the saved
+#     cmdlines name each pid once, the program's name for its threads
 #   - USTRACE_OUTPUT set by hand for two processes at once: the second
 #     writes OUTPUT.PID and says so in one line naming the first's pid
 # Each app is rec-app: 3 worker threads of 200 rec_test:rec_seq events.
@@ -174,7 +175,11 @@ kernel() {
 	trace-cmd report -i k.dat >k.all 2>k.err &&
 		[ "$(grep -c ' rec_seq: ' k.all)" = 1200 ] && grep -q ' sched_switch: ' k.all &&
 		! grep -qi warning k.err && grep -v ' sched_switch: ' k.all >k.prog &&
-		rep_ok k.prog 2
+		rep_ok k.prog 2 || return 1
+	# one saved cmdline per pid: with two, a reader picks either name
+	trace-cmd dump --cmd-lines -i k.dat 2>/dev/null >k.cmd
+	awk '$1 ~ /^[0-9]+$/ { print $1 }' k.cmd | sort | uniq -d >k.dup
+	[ -s k.cmd ] && [ ! -s k.dup ] || { echo "pids saved twice: $(cat k.dup)"; return 1; }
 }
 if [ -w /sys/kernel/tracing/instances ] || [ "$(id -u)" = 0 ]; then
 	check "-K: the kernel's events and both processes' in one merge" kernel

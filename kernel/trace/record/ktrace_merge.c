@@ -520,24 +520,94 @@ static char *cpu_stats(struct ustrace_kernel *k, struct kt_dat *in, int nr_in, i
 	return buf;
 }
 
+/*
+ * The saved cmdlines of the merge: the programs' lines first, then the
+ * kernel's, one line per pid.  A reader given two lines for one pid picks
+ * either (libtraceevent sorts them and searches), so a worker thread the
+ * kernel last saw under the name it had before it named itself would come
+ * out under that old name half the time.  The program's own line wins: it
+ * is what the thread called itself when it traced.
+ */
+struct cmd_line {
+	long		pid;
+	const char	*text;
+	size_t		len;
+	size_t		order;
+};
+
+static int cmd_line_cmp(const void *a, const void *b)
+{
+	const struct cmd_line *x = a, *y = b;
+
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+static int cmd_line_order(const void *a, const void *b)
+{
+	const struct cmd_line *x = a, *y = b;
+
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/* Appends the lines of TEXT (LEN bytes) to LINES; returns the new count. */
+static size_t cmd_lines_add(struct cmd_line *lines, size_t n, const char *text, size_t len)
+{
+	const char *end = text + len;
+
+	while (text < end) {
+		const char *nl = memchr(text, '\n', (size_t)(end - text));
+		size_t l = nl ? (size_t)(nl - text) : (size_t)(end - text);
+		char *after;
+		long pid = strtol(text, &after, 10);
+
+		if (l && after > text && after < text + l && *after == ' ') {
+			lines[n].pid = pid;
+			lines[n].text = text;
+			lines[n].len = l;
+			lines[n].order = n;
+			n++;
+		}
+		text += l + (nl ? 1 : 0);
+	}
+	return n;
+}
+
 static char *join_cmdlines(struct ustrace_kernel *k, struct kt_dat *in, int nr_in,
 			   size_t *len)
 {
-	size_t size = strlen(k->cmdlines ? k->cmdlines : "") + 1;
+	const char *kc = k->cmdlines ? k->cmdlines : "";
+	size_t size = strlen(kc) + 1, max, n = 0, kept = 0;
+	struct cmd_line *lines;
 	char *buf, *p;
 
 	for (int i = 0; i < nr_in; i++)
 		size += in[i].cmdlines_len + 1;
+	/* a line is at least "0 x": no more lines than bytes / 2, plus one */
+	max = size / 2 + 1;
 	buf = p = malloc(size);
-	if (!buf)
+	lines = calloc(max, sizeof(*lines));
+	if (!buf || !lines) {
+		free(buf);
+		free(lines);
 		return NULL;
-	for (int i = 0; i < nr_in; i++) {
-		memcpy(p, in[i].cmdlines, in[i].cmdlines_len);
-		p += in[i].cmdlines_len;
-		if (p > buf && p[-1] != '\n')
-			*p++ = '\n';
 	}
-	p += sprintf(p, "%s", k->cmdlines ? k->cmdlines : "");
+	for (int i = 0; i < nr_in; i++)
+		n = cmd_lines_add(lines, n, in[i].cmdlines, in[i].cmdlines_len);
+	n = cmd_lines_add(lines, n, kc, strlen(kc));
+	qsort(lines, n, sizeof(*lines), cmd_line_cmp);
+	for (size_t i = 0; i < n; i++)
+		if (!kept || lines[kept - 1].pid != lines[i].pid)
+			lines[kept++] = lines[i];
+	qsort(lines, kept, sizeof(*lines), cmd_line_order);
+	for (size_t i = 0; i < kept; i++) {
+		memcpy(p, lines[i].text, lines[i].len);
+		p += lines[i].len;
+		*p++ = '\n';
+	}
+	*p = '\0';
+	free(lines);
 	*len = (size_t)(p - buf);
 	return buf;
 }
