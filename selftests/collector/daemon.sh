@@ -23,6 +23,20 @@ tids_of() {
 	for p; do ls "/proc/$p/task"; done | sort -u
 }
 
+# has_tids TRACE PID...: whether the trace has events of each PID's threads.
+has_tids() {
+	local t=$1 p
+	shift
+	for p; do
+		pids_of "$t" | grep -qx -f <(tids_of "$p") || return 1
+	done
+}
+
+# firsts N: whether N programs' first rounds are in the trace.
+firsts() {
+	[ "$(grep -c 'foo_bar: foo hello 0 ' "$T/trace")" -ge "$1" ]
+}
+
 # in_tids TRACE PID...: "yes" if the trace has events and all are of the PIDs' threads.
 in_tids() {
 	local t=$1 got
@@ -46,7 +60,8 @@ for i in 1 2 3; do
 	"$app" -n 100 -p 200000 >/dev/null 2>"$tmp/app$i.err" &
 	eval "app$i=\$!"
 done
-sleep 0.7
+wait_for 20 firsts 3
+wait_for 5 has_tids "$T/trace" "$app1" "$app2" "$app3"
 cat "$T/trace" >"$tmp/trace3"
 tids=$(tids_of "$app1" "$app2" "$app3")
 tids1=$(tids_of "$app1") tids2=$(tids_of "$app2") tids3=$(tids_of "$app3")
@@ -76,10 +91,7 @@ for i in $(seq 10); do
 	"$app" -n 100 -p 300000 >/dev/null 2>&1 &
 	eval "ten$i=\$!"
 done
-for _ in $(seq 100); do
-	[ "$(grep -c 'foo_bar: foo hello 0 ' "$T/trace")" -ge 10 ] && break
-	sleep 0.1
-done
+wait_for 25 firsts 10
 for i in $(seq 10); do eval "tt$i=\$(tids_of \$ten$i)"; done
 cat "$T/trace" >"$tmp/trace10"
 same "ten programs' first rounds are in one trace" 10 "$(grep -c 'foo_bar: foo hello 0 ' "$tmp/trace10")"
@@ -94,7 +106,7 @@ same "its enable keeps its state" "1" "$(cat "$T/events/sample_trace/foo_bar/ena
 echo 0 > "$T/events/sample_trace/foo_bar/enable"
 "$app" -n 100 -p 200000 >/dev/null 2>&1 &
 a=$!
-sleep 0.5
+wait_for 15 bash -c "grep -q ' foo_bar_with_cond: ' '$T/trace'" && wait_for 5 has_tids "$T/trace" "$a"
 cat "$T/trace" >"$tmp/trace4"
 same "a write made while no process had the event applies to the next" \
 	"0 yes" "$(grep -c ' foo_bar: ' "$tmp/trace4") $(in_tids "$tmp/trace4" "$a")"
@@ -105,12 +117,12 @@ kill -TERM "$a"; wait "$a"
 # and changes nothing, in the collector and in the program.
 "$app" -n 20 -p 100000 >/dev/null 2>&1 &
 a=$!
-sleep 0.4
+wait_for 15 has_tids "$T/trace" "$a"
 check "a bad filter write fails" bash -c "! echo 'bar <' > '$T/events/sample_trace/foo_bar_with_cond/filter' 2>/dev/null"
 check "its filter file shows the parse error, as the kernel's" \
 	grep -q "parse_error" "$T/events/sample_trace/foo_bar_with_cond/filter"
 check "and the program's events are not filtered" \
-	bash -c "sleep 0.3; grep -q ' foo_bar_with_cond: foo cond [02-9]' '$T/trace'"
+	wait_for 10 bash -c "grep -q ' foo_bar_with_cond: foo cond [02-9]' '$T/trace'"
 echo 'bar == 1' > "$T/events/sample_trace/foo_bar_with_cond/filter"
 same "a filter written is the program's" "bar == 1" "$(cat "$T/events/sample_trace/foo_bar_with_cond/filter")"
 echo 0 > "$T/events/enable"
@@ -122,10 +134,10 @@ kill -TERM "$a"; wait "$a"
 echo 1 > "$T/events/enable"
 "$objtree/selftests/collector/coll-scribble" >"$tmp/first.out" 2>"$tmp/first.err" &
 a=$!
-for _ in $(seq 100); do grep -q ready "$tmp/first.out" 2>/dev/null && break; sleep 0.05; done
+wait_for 15 grep -q ready "$tmp/first.out"
 "$objtree/selftests/collector/coll-other" >"$tmp/other.out" 2>"$tmp/other.err" &
 b=$!
-for _ in $(seq 100); do grep -q "refused event" "$tmp/other.err" 2>/dev/null && break; sleep 0.05; done
+wait_for 15 grep -q "refused event" "$tmp/other.err"
 check "the program with the other format is told on its stderr" \
 	grep -q "ustrace: the collector refused event scribble/scribble_tick: another program defines it with another format" "$tmp/other.err"
 check "the collector's error_log names it" \
@@ -136,7 +148,7 @@ check "the first program's events stay" grep -q "scribble_tick: n=" "$T/trace"
 kill -TERM "$b"; wait "$b"
 "$objtree/selftests/collector/coll-other" >"$tmp/other2.out" 2>"$tmp/other2.err" &
 b=$!
-for _ in $(seq 100); do grep -q "refused event" "$tmp/other2.err" 2>/dev/null && break; sleep 0.05; done
+wait_for 15 grep -q "refused event" "$tmp/other2.err"
 check "a program started after the refusal is refused too" grep -q "refused event" "$tmp/other2.err"
 
 check "the other program runs on" kill -0 "$b"
@@ -151,26 +163,27 @@ USTRACE_TRACEFS=$tmp/emb "$app" -n 100 -p 100000 >/dev/null 2>&1 &
 b=$!
 "$app" -n 100 -p 100000 >/dev/null 2>&1 &
 c=$!
-sleep 0.5
+wait_for 15 has_tids "$T/trace" "$c"
+sleep 0.3	# what a and b would have written by now, were they traced
 cat "$T/trace" >"$tmp/trace5"
 same "USTRACE_DAEMON=0 and USTRACE_TRACEFS programs do not register" "" \
 	"$(pids_of "$tmp/trace5" | grep -x -f <(tids_of "$a" "$b"))"
 check "while a third program's events are there" bash -c '[ "$1" = yes ]' _ "$(in_tids "$tmp/trace5" "$c")"
 check "the embedded one serves its own mount" \
-	bash -c "for _ in \$(seq 60); do [ -e '$tmp/emb/README' ] && exit 0; sleep 0.05; done; exit 1"
+	wait_for 15 test -e "$tmp/emb/README"
 kill -TERM "$a" "$b" "$c"; wait "$a" "$b" "$c"
 
 # The collector goes and comes back: programs keep running, untraced,
 # and register again.
 "$app" -n 1000 -p 100000 >/dev/null 2>"$tmp/long.err" &
 a=$!
-sleep 0.3
+wait_for 15 has_tids "$T/trace" "$a"
 kill -KILL "$dpid"; wait "$dpid" 2>/dev/null; dpid=
 for _ in $(seq 50); do mountpoint -q "$T" || break; sleep 0.1; done
 check "the program runs on while no collector runs" kill -0 "$a"
 check "a collector started again" start_daemon
 echo 1 > "$T/events/enable"
-sleep 0.6
+wait_for 15 has_tids "$T/trace" "$a"
 same "the running program registered with it" yes "$(in_tids "$T/trace" "$a")"
 kill -TERM "$a"
 check "the program ends normally" wait "$a"
@@ -231,8 +244,8 @@ fi
 stop_daemon
 "$ustrace" daemon --rundir "$USTRACE_RUNDIR" --learn "$app" >"$tmp/learn.log" 2>&1 &
 dpid=$!
-for _ in $(seq 100); do [ -e "$T/README" ] && [ -S "$USTRACE_RUNDIR/collector.sock" ] && break; sleep 0.05; done
-for _ in $(seq 50); do [ -d "$T/events/sample_trace" ] && break; sleep 0.05; done
+wait_for 20 test -e "$T/README" -a -S "$USTRACE_RUNDIR/collector.sock"
+wait_for 10 test -d "$T/events/sample_trace"
 check "ustrace daemon --learn lists a program's events before it runs" \
 	grep -qx 'sample_trace:foo_bar' "$T/available_events"
 check "and says how many" grep -q "tracefs-sample: 8 events" "$tmp/learn.log"
@@ -241,10 +254,7 @@ for i in 1 2 3; do
 	"$app" -n 100 -p 200000 >/dev/null 2>&1 &
 	eval "l$i=\$!"
 done
-for _ in $(seq 100); do
-	[ "$(grep -c 'foo_bar: foo hello 0 ' "$T/trace")" -ge 3 ] && break
-	sleep 0.1
-done
+wait_for 20 firsts 3
 same "enabled before any of them ran: three programs' first rounds" 3 \
 	"$(grep -c 'foo_bar: foo hello 0 ' "$T/trace")"
 kill -TERM "$l1" "$l2" "$l3"; wait "$l1" "$l2" "$l3"

@@ -89,6 +89,8 @@ static ssize_t dump_recv(int sock, struct coll_msg *m, char *name, size_t size, 
 	n = recvmsg(sock, &mh, MSG_CMSG_CLOEXEC);
 	if (n < 0)
 		return -errno;
+	if (!n)
+		return -ECONNRESET;	/* the collector closed it (or died) */
 	for (c = CMSG_FIRSTHDR(&mh); c; c = CMSG_NXTHDR(&mh, c)) {
 		if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS &&
 		    c->cmsg_len >= CMSG_LEN(sizeof(int))) {

@@ -321,7 +321,8 @@ int64_t coll_proc_call_fd(struct coll_proc *p, struct coll_msg *msg, const void 
 		}
 		ret = r->ret;
 		*outlen = r->len < size ? r->len : (uint32_t)size;
-		memcpy(out, buf + sizeof(*r), *outlen);
+		if (*outlen)	/* out may be NULL for a call with no answer text */
+			memcpy(out, buf + sizeof(*r), *outlen);
 		break;
 	}
 out:
