@@ -11,7 +11,12 @@
  *   - buffer_percent 50 of 8 pages: the switch to the 4th page written
  *     (the kernel's full_hit(): the writer's page counted), not the 3rd;
  *   - buffer_percent 100: the switch to the last page of the ring;
- *   - ring_buffer_wake_waiters(), a reset: at once;
+ *   - ring_buffer_wake_waiters(): at once;
+ *   - a reset wakes the word, and ring_buffer_wait() sleeps on (nothing
+ *     to read), until the first event after it;
+ *   - woken by any data, it returns with the event there to read (the
+ *     writer wakes before it reserves: the reader looks again until the
+ *     event is committed);
  *   - a reader in another process (fork, the memfd mapping shared) on the
  *     same word: the futex is not private.
  *
@@ -48,6 +53,7 @@ struct waiter {
 	pid_t tid;
 	int ret;
 	int done;		/* atomic */
+	unsigned long entries;	/* the CPU's events when it returned */
 	uint64_t woke_ns;
 };
 
@@ -92,6 +98,7 @@ static void *waiter_fn(void *arg)
 	__atomic_store_n(&w->tid, (pid_t)syscall(SYS_gettid), __ATOMIC_RELEASE);
 	w->ret = ring_buffer_wait(buffer, cpu, w->full, 5000);
 	w->woke_ns = now_ns();
+	w->entries = ring_buffer_entries_cpu(buffer, cpu);
 	__atomic_store_n(&w->done, 1, __ATOMIC_RELEASE);
 	return NULL;
 }
@@ -166,9 +173,9 @@ static void test_any(void)
 	uint64_t t0 = now_ns();
 
 	write_events(1);
-	ksft_test_result(slept && waiter_woken(&w, t0),
-			 "any data: asleep until the first event, then woken in < %d ms\n",
-			 PROMPT_MS);
+	ksft_test_result(slept && waiter_woken(&w, t0) && w.entries == 1,
+			 "any data: asleep until the first event, then woken in < %d ms, the event there (%lu)\n",
+			 PROMPT_MS, w.entries);
 	drain();
 }
 
@@ -205,13 +212,22 @@ static void test_wake_waiters(void)
 static void test_reset(void)
 {
 	struct waiter w;
-	long base = waiter_start(&w, 100);
+	long base = waiter_start(&w, 0);
 	int slept = waiter_slept(&w, base);
-	uint64_t t0 = now_ns();
+	uint32_t seq = ring_buffer_wait_seq(buffer);
+	int on;
+	uint64_t t0;
 
 	ring_buffer_reset_cpu(buffer, cpu);
-	ksft_test_result(slept && waiter_woken(&w, t0),
-			 "a reset ends a wait in < %d ms\n", PROMPT_MS);
+	sleep_ms(IDLE_MS);
+	on = !__atomic_load_n(&w.done, __ATOMIC_ACQUIRE);
+	t0 = now_ns();
+	write_events(1);
+	ksft_test_result(slept && ring_buffer_wait_seq(buffer) != seq && on &&
+			 waiter_woken(&w, t0) && w.entries == 1,
+			 "a reset wakes the word; the wait sleeps on until the next event (woken in < %d ms)\n",
+			 PROMPT_MS);
+	drain();
 }
 
 /* One wake for a bell, however many events follow. */

@@ -114,6 +114,9 @@ struct trace_buffer {
 	 */
 	char *pair_base[2];
 
+	/* ring_buffer_wake_waiters() calls: what ends a ring_buffer_wait() */
+	unsigned int wake_all;
+
 	/* Every buffer, in allocation order, for fork() (ring_buffer_fork.c). */
 	struct trace_buffer *fork_next, **fork_pprev;
 };

@@ -1108,8 +1108,12 @@ int ring_buffer_wait(struct trace_buffer *buffer, int cpu, int full, int timeout
 {
 	struct timespec now;
 	long long end = 0, left;
+	unsigned int all;
 	int ret;
 
+	if (!buffer)
+		return -EINVAL;
+	all = __atomic_load_n(&buffer->wake_all, __ATOMIC_ACQUIRE);
 	if (timeout_ms >= 0) {
 		clock_gettime(CLOCK_MONOTONIC, &now);
 		end = now.tv_sec * 1000ll + now.tv_nsec / 1000000 + timeout_ms;
@@ -1137,11 +1141,15 @@ int ring_buffer_wait(struct trace_buffer *buffer, int cpu, int full, int timeout
 		if (ret == -EINTR)
 			return ret;
 		/*
-		 * Woken (by a writer or a wake_waiters): the caller looks,
-		 * once the event that rang is committed.
+		 * Woken.  By ring_buffer_wake_waiters(): return.  Otherwise
+		 * look again: a writer that took the bell down wakes us
+		 * before it reserves (and may be preempted by us right
+		 * there), a reset, a resize or another reader's watermark
+		 * wakes us too; the next arm says READY once the event is
+		 * committed, INFLIGHT while it is reserved, and ARMED (the
+		 * bell up again, or the watermark) when nothing came yet.
 		 */
-		if (ring_buffer_wait_seq(buffer) != seq &&
-		    ring_buffer_wait_arm(buffer, cpu, full) != RING_BUFFER_WAIT_INFLIGHT)
+		if (__atomic_load_n(&buffer->wake_all, __ATOMIC_ACQUIRE) != all)
 			return 0;
 	}
 }
@@ -1157,6 +1165,8 @@ int ring_buffer_wait(struct trace_buffer *buffer, int cpu, int full, int timeout
 void ring_buffer_wake_waiters(struct trace_buffer *buffer, int cpu)
 {
 	(void)cpu;
-	if (buffer)
+	if (buffer) {
+		__atomic_add_fetch(&buffer->wake_all, 1, __ATOMIC_SEQ_CST);
 		rb_wake_region(rb_cpu_base(buffer), 0);
+	}
 }
