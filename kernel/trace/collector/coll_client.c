@@ -480,10 +480,27 @@ static void coll_fmt_log_locked(void)
 	free(text);
 }
 
+/* coll.lock, waiting at most @ms; whether it was taken. */
+static bool coll_lock_within(long ms)
+{
+	struct timespec at;
+
+	clock_gettime(CLOCK_REALTIME, &at);
+	at.tv_nsec += ms * 1000000L;
+	while (at.tv_nsec >= 1000000000L)
+		at.tv_sec++, at.tv_nsec -= 1000000000L;
+	return !pthread_mutex_timedlock(&coll.lock, &at);
+}
+
 /*
  * At exit: the program's saved_cmdlines into the format log, so that a
- * recording made after it ended names its threads.
+ * recording made after it ended names its threads.  exit() does not wait
+ * long for it: the thread may hold coll.lock through a hello to a
+ * collector that does not answer (COLL_HELLO_WAIT_MS), and then there is
+ * no log to write to anyway.
  */
+#define COLL_EXIT_WAIT_MS	100
+
 static void coll_log_cmdlines(void)
 {
 	char *text = NULL;
@@ -493,7 +510,8 @@ static void coll_log_cmdlines(void)
 	uint32_t head[2];
 	bool fail;
 
-	pthread_mutex_lock(&coll.lock);
+	if (!coll_lock_within(COLL_EXIT_WAIT_MS))
+		return;
 	if (!coll_fmt_ours() || coll.pid != getpid() || coll_resolve("saved_cmdlines", &ino) ||
 	    !(text = malloc(COLL_MAX_PAYLOAD)) || tfs_open(ino, O_RDONLY, &f))
 		goto out;
@@ -584,16 +602,9 @@ static void coll_unlock(void)
 
 static void coll_apply_pending(void)
 {
-	struct timespec at;
-
 	__atomic_store_n(&coll_pending, 1, __ATOMIC_RELEASE);
-	clock_gettime(CLOCK_REALTIME, &at);
-	at.tv_nsec += COLL_APPLY_WAIT_MS * 1000000L;
-	if (at.tv_nsec >= 1000000000L)
-		at.tv_sec++, at.tv_nsec -= 1000000000L;
-	if (pthread_mutex_timedlock(&coll.lock, &at))
-		return;
-	coll_unlock();
+	if (coll_lock_within(COLL_APPLY_WAIT_MS))
+		coll_unlock();
 }
 
 /*
