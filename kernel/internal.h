@@ -217,5 +217,7 @@ struct ring_buffer_foreign_pos {
 };
 int ring_buffer_foreign_read(const void *map, size_t size, int cpu,
 			     struct ring_buffer_foreign_pos *pos, void *page, bool partial);
+uint64_t ring_buffer_foreign_first(const void *page);
+bool ring_buffer_foreign_split(void *page, uint64_t limit, void *rest);
 
 #endif /* _USTRACE_KERNEL_INTERNAL_H */

@@ -5,7 +5,8 @@
 # trace-cmd record -e SYSTEM PROGRAM` with no -m uses the collector, and
 # trace-cmd starts the program itself; its events are recorded from the
 # first one, with the program's thread names, also when it has ended
-# before trace-cmd reads the last pages.
+# before trace-cmd reads the last pages; two programs' events on one CPU
+# come in time order, event by event.
 . "$(dirname "$0")/../lib/tap.sh"
 tap_begin coll-trace-cmd
 
@@ -39,4 +40,21 @@ same "two programs trace-cmd started through a shell: both, 2 rounds each" 4 \
 same "with two pids" 2 "$(grep ' foo_bar: ' "$tmp/two.txt" | awk '{print $1}' | sort -u | wc -l)"
 check "only the event asked for" bash -c "! grep -q ' foo_array: ' '$tmp/two.txt'"
 check "in time order" bash -c "grep ' foo_bar: ' '$tmp/two.txt' | awk '{ t = \$3 + 0; if (t < last) exit 1; last = t }'"
+
+# Two programs on one CPU, their events interleaved: the CPU's stream is
+# in time order event by event, as the kernel's one buffer is (a page of
+# one program that runs past the other's next event is given in two).
+if command -v taskset >/dev/null; then
+	timeout "$TOOL_TIMEOUT" "$ustrace" trace-cmd record -e sample_trace:foo_bar -o "$tmp/cpu0.dat" \
+		sh -c "taskset -c 0 '$app' -n 60 -p 1000 & taskset -c 0 '$app' -n 60 -p 1000 & wait" \
+		>/dev/null 2>&1
+	trace-cmd report "$tmp/cpu0.dat" >"$tmp/cpu0.txt" 2>/dev/null
+	same "two programs pinned to CPU 0: all 120 events" 120 "$(grep -c ' foo_bar: ' "$tmp/cpu0.txt")"
+	check "interleaved (the pids alternate at least twice)" bash -c \
+		"grep ' foo_bar: ' '$tmp/cpu0.txt' | awk '{ if (\$1 != last) n++; last = \$1 } END { exit !(n >= 3) }'"
+	check "and in time order, event by event" bash -c \
+		"grep ' foo_bar: ' '$tmp/cpu0.txt' | awk '{ t = \$3 + 0; if (t < last) exit 1; last = t }'"
+else
+	skip "two programs pinned to CPU 0, in time order" "no taskset"
+fi
 tap_end

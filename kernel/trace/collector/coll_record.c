@@ -584,6 +584,15 @@ void coll_raw_close(struct coll_raw *r)
 	}
 }
 
+/* The record of @id, or NULL.  Under rec_lock. */
+static struct coll_record *coll_raw_record(uint64_t id)
+{
+	for (struct coll_record *rec = records; rec; rec = rec->next)
+		if (rec->id == id)
+			return rec;
+	return NULL;
+}
+
 /* Take the next page of each source that has none, of the records there are.  Under rec_lock. */
 static void coll_raw_fill_locked(struct coll_raw *raw, bool partial)
 {
@@ -608,43 +617,88 @@ static void coll_raw_fill_locked(struct coll_raw *raw, bool partial)
 		if (ring_buffer_foreign_read(rec->map, rec->size, raw->cpu, &s->pos, s->page,
 					     partial) == 1) {
 			s->has = true;
-			memcpy(&s->stamp, s->page, 8);
+			s->stamp = ring_buffer_foreign_first(s->page);
 		}
 	}
 }
 
-/* The source with the oldest page, or NULL. */
-static struct coll_raw_src *coll_raw_oldest(struct coll_raw *raw)
+/*
+ * The time of the next event of @s: of its page taken, else of what is
+ * committed of the page its program writes (read without moving on:
+ * @scratch).  Return: false if it has nothing.  Under rec_lock.
+ */
+static bool coll_raw_next_time(struct coll_raw *raw, struct coll_raw_src *s, char *scratch,
+			       uint64_t *t)
 {
-	struct coll_raw_src *best = NULL;
+	struct coll_record *rec;
+	struct ring_buffer_foreign_pos pos;
 
-	for (int i = 0; i < raw->nr; i++)
-		if (raw->src[i].has && (!best || raw->src[i].stamp < best->stamp))
-			best = &raw->src[i];
-	return best;
+	if (s->has) {
+		*t = s->stamp;
+		return true;
+	}
+	rec = coll_raw_record(s->id);
+	if (!rec || !rec->map)
+		return false;
+	pos = s->pos;
+	if (ring_buffer_foreign_read(rec->map, rec->size, raw->cpu, &pos, scratch, true) != 1)
+		return false;
+	*t = ring_buffer_foreign_first(scratch);
+	return true;
 }
 
 /**
- * coll_raw_read - the next page, whole pages first, then what is committed of the rest
+ * coll_raw_read - the next page of the CPU's stream of every program
+ *
+ * Whole pages first, then what is committed of the rest; event by event
+ * in time order: the source whose next event is the oldest gives its
+ * page, cut after its last event before the next event of any other
+ * (ring_buffer_foreign_split()), the rest kept for the next read.
  * Return: the bytes given (RB_PAGE_SIZE), 0 for none now, -EINVAL for a
  * @size smaller than a page.
  */
 ssize_t coll_raw_read(struct coll_raw *raw, void *buf, size_t size)
 {
-	struct coll_raw_src *s;
+	static __thread char scratch[RB_PAGE_SIZE];
+	struct coll_raw_src *s = NULL;
+	uint64_t t, best = 0, limit = UINT64_MAX;
 
 	if (size < RB_PAGE_SIZE)
 		return -EINVAL;
 	pthread_mutex_lock(&rec_lock);
 	coll_raw_fill_locked(raw, false);
-	s = coll_raw_oldest(raw);
-	if (!s) {
-		coll_raw_fill_locked(raw, true);
-		s = coll_raw_oldest(raw);
+	/* The oldest next event, of a page taken or of a page being written. */
+	for (int i = 0; i < raw->nr; i++) {
+		if (!coll_raw_next_time(raw, &raw->src[i], scratch, &t))
+			continue;
+		if (!s || t < best) {
+			s = &raw->src[i];
+			best = t;
+		}
+	}
+	if (s && !s->has) {
+		struct coll_record *rec = coll_raw_record(s->id);
+
+		if (rec && rec->map &&
+		    ring_buffer_foreign_read(rec->map, rec->size, raw->cpu, &s->pos, s->page,
+					     true) == 1) {
+			s->has = true;
+			s->stamp = ring_buffer_foreign_first(s->page);
+		} else {
+			s = NULL;
+		}
 	}
 	if (s) {
+		for (int i = 0; i < raw->nr; i++)
+			if (&raw->src[i] != s &&
+			    coll_raw_next_time(raw, &raw->src[i], scratch, &t) && t < limit)
+				limit = t;
 		memcpy(buf, s->page, RB_PAGE_SIZE);
-		s->has = false;
+		if (limit != UINT64_MAX && ring_buffer_foreign_split(buf, limit, s->page)) {
+			s->stamp = ring_buffer_foreign_first(s->page);
+		} else {
+			s->has = false;
+		}
 	}
 	pthread_mutex_unlock(&rec_lock);
 	return s ? RB_PAGE_SIZE : 0;
@@ -657,7 +711,9 @@ int coll_raw_readable(struct coll_raw *raw)
 
 	pthread_mutex_lock(&rec_lock);
 	coll_raw_fill_locked(raw, true);
-	any = coll_raw_oldest(raw) != NULL;
+	any = 0;
+	for (int i = 0; i < raw->nr; i++)
+		any |= raw->src[i].has;
 	pthread_mutex_unlock(&rec_lock);
 	return any;
 }

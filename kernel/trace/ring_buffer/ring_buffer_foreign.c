@@ -359,6 +359,120 @@ int ring_buffer_foreign_read(const void *map, size_t size, int cpu,
 	return 0;
 }
 
+/*
+ * Pages of several programs' buffers given as one CPU's stream (the
+ * collector's trace_pipe_raw) must be in time order event by event, as
+ * the kernel's one buffer is: a page that runs past the first event of
+ * another program's next page is given in two.  The events after the cut
+ * keep their deltas on a page whose stamp is the time at the cut, as
+ * ring_buffer_foreign_read() gives the rest of a page given in part.
+ */
+
+/* The length of a page's data from its commit word, or 0 if it makes no sense. */
+static u32 rb_foreign_page_len(const char *page, u64 *commit)
+{
+	u64 c, len;
+
+	memcpy(&c, page + 8, 8);
+	len = c & ~(u64)(RB_MISSED_EVENTS | RB_MISSED_STORED);
+	*commit = c;
+	return len <= RB_DATA_SIZE ? (u32)len : 0;
+}
+
+/**
+ * ring_buffer_foreign_first - the time of the first data event of a page
+ * @page: a page as ring_buffer_foreign_read() gives them
+ * Return: that time, or the page's stamp if it has none.
+ */
+uint64_t ring_buffer_foreign_first(const void *page)
+{
+	const u32 *data = (const u32 *)((const char *)page + RB_PAGE_HDR_SIZE);
+	u64 stamp, commit;
+	u32 len = rb_foreign_page_len(page, &commit), at = 0, size;
+
+	memcpy(&stamp, page, 8);
+	while (at < len) {
+		const u32 *ev = data + at / 4;
+		u32 type = rb_hdr_type(ev[0]);
+
+		size = rb_event_size_at(data, at, len);
+		if (!size)
+			break;
+		if (type == RINGBUF_TYPE_TIME_EXTEND)
+			stamp += rb_time_value(ev);
+		else if (type == RINGBUF_TYPE_TIME_STAMP)
+			stamp = rb_fix_abs_ts(rb_time_value(ev), stamp);
+		else if (type == RINGBUF_TYPE_PADDING)
+			stamp += rb_hdr_delta(ev[0]);
+		else
+			return stamp + rb_hdr_delta(ev[0]);
+		at += size;
+	}
+	return stamp;
+}
+
+/**
+ * ring_buffer_foreign_split - cut a page after its last event at or before @limit
+ * @page:  a page as ring_buffer_foreign_read() gives them; keeps the events
+ *         up to @limit (always its first data event), its lost-events flags
+ *         and count
+ * @limit: the time of the next event of another stream
+ * @rest:  receives the events after the cut, on a page of their own
+ * Return: true if @page was cut (@rest holds the rest), false if all of it
+ * is within @limit (or it cannot be cut).
+ */
+bool ring_buffer_foreign_split(void *page, uint64_t limit, void *rest)
+{
+	char *pg = page, *out = rest;
+	u32 *data = (u32 *)(pg + RB_PAGE_HDR_SIZE);
+	u64 stamp, commit, cut_stamp = 0, missed = 0;
+	u32 len = rb_foreign_page_len(pg, &commit), at = 0, size, cut = 0;
+	bool seen = false;
+
+	memcpy(&stamp, pg, 8);
+	while (at < len) {
+		const u32 *ev = data + at / 4;
+		u32 type = rb_hdr_type(ev[0]);
+
+		size = rb_event_size_at(data, at, len);
+		if (!size)
+			return false;
+		if (type == RINGBUF_TYPE_TIME_EXTEND) {
+			stamp += rb_time_value(ev);
+		} else if (type == RINGBUF_TYPE_TIME_STAMP) {
+			stamp = rb_fix_abs_ts(rb_time_value(ev), stamp);
+		} else if (type == RINGBUF_TYPE_PADDING) {
+			stamp += rb_hdr_delta(ev[0]);
+		} else {
+			stamp += rb_hdr_delta(ev[0]);
+			if (seen && stamp > limit)
+				break;
+			seen = true;
+			cut = at + size;
+			cut_stamp = stamp;
+		}
+		at += size;
+	}
+	if (!seen || at >= len || cut >= len)
+		return false;
+	/* The rest: a page of its own, stamped with the time at the cut. */
+	memset(out, 0, RB_PAGE_SIZE);
+	memcpy(out, &cut_stamp, 8);
+	commit = len - cut;
+	memcpy(out + 8, &commit, 8);
+	memcpy(out + RB_PAGE_HDR_SIZE, (char *)data + cut, len - cut);
+	/* The page: its events up to the cut, the lost count moved after them. */
+	memcpy(&commit, pg + 8, 8);
+	if ((commit & RB_MISSED_STORED) && len + 8 <= RB_DATA_SIZE)
+		memcpy(&missed, (char *)data + len, 8);
+	memset((char *)data + cut, 0, RB_DATA_SIZE - cut);
+	if (commit & RB_MISSED_STORED)
+		memcpy((char *)data + cut, &missed, 8);
+	commit = cut | (commit & (RB_MISSED_EVENTS | RB_MISSED_STORED));
+	memcpy(pg + 8, &commit, 8);
+	return true;
+}
+
 /**
  * ring_buffer_foreign_pages - copy out a CPU's pages of another process's buffer
  * @map:    its memfd, mapped (read-only)
