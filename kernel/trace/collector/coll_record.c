@@ -659,7 +659,7 @@ static bool coll_raw_next_time(struct coll_raw *raw, struct coll_raw_src *s, cha
  */
 ssize_t coll_raw_read(struct coll_raw *raw, void *buf, size_t size)
 {
-	static __thread char scratch[RB_PAGE_SIZE];
+	char scratch[RB_PAGE_SIZE];	/* a peek at a page being written */
 	struct coll_raw_src *s = NULL;
 	uint64_t t, best = 0, limit = UINT64_MAX;
 
