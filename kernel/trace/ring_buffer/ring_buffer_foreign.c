@@ -180,6 +180,36 @@ static u32 rb_foreign_valid(const u32 *data, u32 limit)
 }
 
 /*
+ * One event of a page: its size (0 if its header makes no sense before
+ * @end), @stamp moved to its time, @is_data whether it is a record.
+ */
+static u32 rb_foreign_step(const u32 *data, u32 at, u32 end, u64 *stamp, bool *is_data)
+{
+	const u32 *ev = data + at / 4;
+	u32 size = rb_event_size_at(data, at, end);
+
+	*is_data = false;
+	if (!size)
+		return 0;
+	switch (rb_hdr_type(ev[0])) {
+	case RINGBUF_TYPE_TIME_EXTEND:
+		*stamp += rb_time_value(ev);
+		break;
+	case RINGBUF_TYPE_TIME_STAMP:
+		*stamp = rb_fix_abs_ts(rb_time_value(ev), *stamp);
+		break;
+	case RINGBUF_TYPE_PADDING:
+		*stamp += rb_hdr_delta(ev[0]);
+		break;
+	default:
+		*stamp += rb_hdr_delta(ev[0]);
+		*is_data = true;
+		break;
+	}
+	return size;
+}
+
+/*
  * The time of the event at @off of a page: the page's stamp and the
  * deltas of the events before it.  Return: false if the events before it
  * do not lead there.
@@ -187,24 +217,12 @@ static u32 rb_foreign_valid(const u32 *data, u32 limit)
 static bool rb_foreign_stamp_at(const u32 *data, u32 off, u64 stamp, u64 *out)
 {
 	u32 at = 0, size;
+	bool is_data;
 
 	while (at < off) {
-		const u32 *ev = data + at / 4;
-
-		size = rb_event_size_at(data, at, off);
+		size = rb_foreign_step(data, at, off, &stamp, &is_data);
 		if (!size)
 			return false;
-		switch (rb_hdr_type(ev[0])) {
-		case RINGBUF_TYPE_TIME_EXTEND:
-			stamp += rb_time_value(ev);
-			break;
-		case RINGBUF_TYPE_TIME_STAMP:
-			stamp = rb_fix_abs_ts(rb_time_value(ev), stamp);
-			break;
-		default:
-			stamp += rb_hdr_delta(ev[0]);
-			break;
-		}
 		at += size;
 	}
 	*out = stamp;
@@ -390,22 +408,13 @@ uint64_t ring_buffer_foreign_first(const void *page)
 	u64 stamp, commit;
 	u32 len = rb_foreign_page_len(page, &commit), at = 0, size;
 
+	bool is_data;
+
 	memcpy(&stamp, page, 8);
 	while (at < len) {
-		const u32 *ev = data + at / 4;
-		u32 type = rb_hdr_type(ev[0]);
-
-		size = rb_event_size_at(data, at, len);
-		if (!size)
+		size = rb_foreign_step(data, at, len, &stamp, &is_data);
+		if (!size || is_data)
 			break;
-		if (type == RINGBUF_TYPE_TIME_EXTEND)
-			stamp += rb_time_value(ev);
-		else if (type == RINGBUF_TYPE_TIME_STAMP)
-			stamp = rb_fix_abs_ts(rb_time_value(ev), stamp);
-		else if (type == RINGBUF_TYPE_PADDING)
-			stamp += rb_hdr_delta(ev[0]);
-		else
-			return stamp + rb_hdr_delta(ev[0]);
 		at += size;
 	}
 	return stamp;
@@ -427,24 +436,14 @@ bool ring_buffer_foreign_split(void *page, uint64_t limit, void *rest)
 	u32 *data = (u32 *)(pg + RB_PAGE_HDR_SIZE);
 	u64 stamp, commit, cut_stamp = 0, missed = 0;
 	u32 len = rb_foreign_page_len(pg, &commit), at = 0, size, cut = 0;
-	bool seen = false;
+	bool seen = false, is_data;
 
 	memcpy(&stamp, pg, 8);
 	while (at < len) {
-		const u32 *ev = data + at / 4;
-		u32 type = rb_hdr_type(ev[0]);
-
-		size = rb_event_size_at(data, at, len);
+		size = rb_foreign_step(data, at, len, &stamp, &is_data);
 		if (!size)
 			return false;
-		if (type == RINGBUF_TYPE_TIME_EXTEND) {
-			stamp += rb_time_value(ev);
-		} else if (type == RINGBUF_TYPE_TIME_STAMP) {
-			stamp = rb_fix_abs_ts(rb_time_value(ev), stamp);
-		} else if (type == RINGBUF_TYPE_PADDING) {
-			stamp += rb_hdr_delta(ev[0]);
-		} else {
-			stamp += rb_hdr_delta(ev[0]);
+		if (is_data) {
 			if (seen && stamp > limit)
 				break;
 			seen = true;
