@@ -593,6 +593,18 @@ static struct coll_record *coll_raw_record(uint64_t id)
 	return NULL;
 }
 
+/* Take the next page of @rec into @s (whole only unless @partial); whether there was one. */
+static bool coll_raw_take(struct coll_raw *raw, struct coll_raw_src *s,
+			  const struct coll_record *rec, bool partial)
+{
+	if (ring_buffer_foreign_read(rec->map, rec->size, raw->cpu, &s->pos, s->page,
+				     partial) != 1)
+		return false;
+	s->has = true;
+	s->stamp = ring_buffer_foreign_first(s->page);
+	return true;
+}
+
 /* Take the next page of each source that has none, of the records there are.  Under rec_lock. */
 static void coll_raw_fill_locked(struct coll_raw *raw, bool partial)
 {
@@ -612,13 +624,8 @@ static void coll_raw_fill_locked(struct coll_raw *raw, bool partial)
 			memset(s, 0, sizeof(*s));
 			s->id = rec->id;
 		}
-		if (s->has || !rec->map)
-			continue;
-		if (ring_buffer_foreign_read(rec->map, rec->size, raw->cpu, &s->pos, s->page,
-					     partial) == 1) {
-			s->has = true;
-			s->stamp = ring_buffer_foreign_first(s->page);
-		}
+		if (!s->has && rec->map)
+			coll_raw_take(raw, s, rec, partial);
 	}
 }
 
@@ -667,32 +674,30 @@ ssize_t coll_raw_read(struct coll_raw *raw, void *buf, size_t size)
 		return -EINVAL;
 	pthread_mutex_lock(&rec_lock);
 	coll_raw_fill_locked(raw, false);
-	/* The oldest next event, of a page taken or of a page being written. */
+	/*
+	 * The oldest next event, of a page taken or of a page being
+	 * written, and the next oldest: the time the page given may not
+	 * run past.
+	 */
 	for (int i = 0; i < raw->nr; i++) {
 		if (!coll_raw_next_time(raw, &raw->src[i], scratch, &t))
 			continue;
 		if (!s || t < best) {
+			if (s)
+				limit = best;
 			s = &raw->src[i];
 			best = t;
+		} else if (t < limit) {
+			limit = t;
 		}
 	}
 	if (s && !s->has) {
-		struct coll_record *rec = coll_raw_record(s->id);
+		const struct coll_record *rec = coll_raw_record(s->id);
 
-		if (rec && rec->map &&
-		    ring_buffer_foreign_read(rec->map, rec->size, raw->cpu, &s->pos, s->page,
-					     true) == 1) {
-			s->has = true;
-			s->stamp = ring_buffer_foreign_first(s->page);
-		} else {
+		if (!coll_raw_take(raw, s, rec, true))
 			s = NULL;
-		}
 	}
 	if (s) {
-		for (int i = 0; i < raw->nr; i++)
-			if (&raw->src[i] != s &&
-			    coll_raw_next_time(raw, &raw->src[i], scratch, &t) && t < limit)
-				limit = t;
 		memcpy(buf, s->page, RB_PAGE_SIZE);
 		if (limit != UINT64_MAX && ring_buffer_foreign_split(buf, limit, s->page)) {
 			s->stamp = ring_buffer_foreign_first(s->page);

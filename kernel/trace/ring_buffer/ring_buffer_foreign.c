@@ -407,7 +407,6 @@ uint64_t ring_buffer_foreign_first(const void *page)
 	const u32 *data = (const u32 *)((const char *)page + RB_PAGE_HDR_SIZE);
 	u64 stamp, commit;
 	u32 len = rb_foreign_page_len(page, &commit), at = 0, size;
-
 	bool is_data;
 
 	memcpy(&stamp, page, 8);
@@ -434,7 +433,7 @@ bool ring_buffer_foreign_split(void *page, uint64_t limit, void *rest)
 {
 	char *pg = page, *out = rest;
 	u32 *data = (u32 *)(pg + RB_PAGE_HDR_SIZE);
-	u64 stamp, commit, cut_stamp = 0, missed = 0;
+	u64 stamp, commit, rest_commit, cut_stamp = 0, missed = 0;
 	u32 len = rb_foreign_page_len(pg, &commit), at = 0, size, cut = 0;
 	bool seen = false, is_data;
 
@@ -457,11 +456,10 @@ bool ring_buffer_foreign_split(void *page, uint64_t limit, void *rest)
 	/* The rest: a page of its own, stamped with the time at the cut. */
 	memset(out, 0, RB_PAGE_SIZE);
 	memcpy(out, &cut_stamp, 8);
-	commit = len - cut;
-	memcpy(out + 8, &commit, 8);
+	rest_commit = len - cut;
+	memcpy(out + 8, &rest_commit, 8);
 	memcpy(out + RB_PAGE_HDR_SIZE, (char *)data + cut, len - cut);
 	/* The page: its events up to the cut, the lost count moved after them. */
-	memcpy(&commit, pg + 8, 8);
 	if ((commit & RB_MISSED_STORED) && len + 8 <= RB_DATA_SIZE)
 		memcpy(&missed, (char *)data + len, 8);
 	memset((char *)data + cut, 0, RB_DATA_SIZE - cut);
