@@ -112,7 +112,7 @@ mkdir "$syn" || exit 1
 [ "$(id -u)" = 0 ] && chown nobody "$syn"
 
 t_syn_record() {
-	local rec i
+	local rec
 
 	(cd "$MNT" &&
 	 echo 'req_latency u64 lat; int id; char path[]' > synthetic_events &&
@@ -121,10 +121,7 @@ t_syn_record() {
 		> events/latency_sample/req_end/trigger) || return 1
 	(cd "$syn" && tc record -e synthetic -o "$syn/trace.dat" sleep 2) >"$WORK/syn.out" 2>&1 &
 	rec=$!
-	for i in $(seq 100); do
-		[ "$(cat "$MNT/events/synthetic/req_latency/enable")" = 1 ] && break
-		sleep 0.05
-	done
+	recording_on synthetic/req_latency || return 1
 	kill -USR1 "$SAMPLE_PID"
 	wait "$rec" || { echo "record failed: $(tail -n 5 "$WORK/syn.out")"; return 1; }
 	chmod 644 "$syn/trace.dat"

@@ -44,12 +44,8 @@ check "the synthetic event and its triggers, as the documentation sets them" t_s
 
 t_record() {
 	(tc record -e synthetic -o "$WORK/syn.dat" sleep 3 >"$WORK/rec.out" 2>&1) &
-	local rec=$! i
-	# The recording is on once trace-cmd enabled the event.
-	for i in $(seq 100); do
-		[ "$(cat events/synthetic/req_latency/enable)" = 1 ] && break
-		sleep 0.05
-	done
+	local rec=$!
+	recording_on synthetic/req_latency || return 1
 	serve_batch && serve_batch || { echo "the program served no batch"; return 1; }
 	wait "$rec" || { echo "record failed: $(tail -n 5 "$WORK/rec.out")"; return 1; }
 	report_events "$WORK/syn.dat" "$WORK/syn.ev"
