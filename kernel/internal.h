@@ -219,5 +219,7 @@ int ring_buffer_foreign_read(const void *map, size_t size, int cpu,
 			     struct ring_buffer_foreign_pos *pos, void *page, bool partial);
 uint64_t ring_buffer_foreign_first(const void *page);
 bool ring_buffer_foreign_split(void *page, uint64_t limit, void *rest);
+bool ring_buffer_foreign_event(const void *page, uint32_t *at, uint64_t *stamp,
+			       const void **data, uint32_t *len);
 
 #endif /* _USTRACE_KERNEL_INTERNAL_H */

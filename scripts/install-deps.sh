@@ -21,7 +21,7 @@ PACKAGES=(
 	binutils		# ar, objdump for the jump-label tests
 	util-linux		# setarch -R for the TSan variant
 	valgrind		# benchmarks and leak checks
-	libtraceevent-dev	# kbuffer: ring buffer pages read by the kernel's own reader
+	libtraceevent-dev	# kbuffer for the tests; the collector's trace prints programs gone with it
 	trace-cmd		# reads what ustrace records (selftests/record, ustrace report)
 	man-db			# man --warnings in the documentation checks
 	libfuse3-dev		# the tracefs server (CONFIG_TRACEFS_FUSE)

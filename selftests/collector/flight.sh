@@ -40,6 +40,13 @@ run_case() {
 	same "$name: trace-cmd report has every event the program recorded" "$want" \
 		"$(seqs "$tmp/$name.txt" | sort -u | wc -l)"
 	same "$name: and nothing it cannot name" 0 "$(grep -c 'UNKNOWN' "$tmp/$name.txt")"
+	# The collector's trace prints them too, the program gone (from the
+	# formats it logged, coll_print.c); it may take the collector a moment
+	# to see the program go.
+	wait_for 10 bash -c '[ "$(grep -c ": rec_seq: worker=" "$1")" -ge "$2" ]' _ "$T/trace" "$want"
+	grep -v '^#' "$T/trace" >"$tmp/$name.trace"
+	same "$name: the collector's trace shows them, the program gone" "$want" \
+		"$(seqs "$tmp/$name.trace" | sort -u | wc -l)"
 }
 
 run_case killed 2000 -n 1000 -k 9
@@ -52,6 +59,27 @@ same "aborted: the program died of SIGABRT" 134 "$rc"
 
 run_case exited 1000 -n 500 -X _exit
 same "exited: the program ended by _exit()" 0 "$rc"
+
+# What trace shows of a program gone is what it showed while the program
+# ran, line for line (the program's threads' names, the CPU, the flags,
+# the time to the microsecond, the event's own text); "> trace" forgets it.
+stop_daemon
+start_daemon
+echo 1 > "$T/events/enable"
+"$app" -w 2 -n 300 -W >"$tmp/alive.out" 2>/dev/null &
+alive=$!
+wait_for 10 grep -q ready "$tmp/alive.out"
+grep -v '^#' "$T/trace" >"$tmp/alive.trace"
+same "alive: trace has the program's 600 events" 600 "$(grep -c ': rec_seq: worker=' "$tmp/alive.trace")"
+kill -KILL "$alive"; wait "$alive" 2>/dev/null
+wait_for 10 bash -c 'grep -v "^#" "$1" | cmp -s - "$2"' _ "$T/trace" "$tmp/alive.trace"
+grep -v '^#' "$T/trace" >"$tmp/gone.trace"
+check "gone: its lines in trace are the ones it printed itself" cmp "$tmp/alive.trace" "$tmp/gone.trace"
+[ "$tap_failed" -eq 0 ] || diff "$tmp/alive.trace" "$tmp/gone.trace" | head -n 10 | sed 's/^/# /'
+same "gone: the header counts them" "600/600" \
+	"$(grep -o 'entries-in-buffer/entries-written: [0-9/]*' "$T/trace" | cut -d' ' -f2)"
+echo > "$T/trace"
+same "gone: > trace forgets them" 0 "$(grep -c ': rec_seq: worker=' "$T/trace")"
 
 # A daemon's close of every descriptor takes the collector's socket and
 # the buffer's memfd away: the program's files are its own, and the
@@ -97,6 +125,10 @@ check "a program wrote garbage over its buffer's pages and counters" grep -q scr
 check "the collector is still there after dumping it" kill -0 "$dpid"
 check "and still dumps the others" "$ustrace" dump -o "$tmp/after.dat"
 kill -TERM "$s"; wait "$s" 2>/dev/null
+# Gone, its garbage is printed by the collector itself (coll_print.c).
+check "the collector prints the trace of the scribbler gone" \
+	bash -c 'for i in 1 2 3 4 5; do cat "$1" >/dev/null || exit 1; sleep 0.2; done' _ "$T/trace"
+check "and is still there after" kill -0 "$dpid"
 
 # And one whose header says its CPUs are half as far apart as they are,
 # with rings whose page ids are past the end of their CPU's region at that

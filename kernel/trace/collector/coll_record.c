@@ -751,6 +751,228 @@ char *coll_records_cmdlines(size_t *len)
 	return t;
 }
 
+/* ------------------------------------------------------------------
+ * trace: the events of the programs gone
+ */
+
+struct gone_line {
+	uint64_t	ts;
+	size_t		idx;	/* ties keep the order they were read in */
+	size_t		off, len;
+};
+
+struct gone_text {
+	char		*buf;
+	size_t		len, size;
+	struct gone_line *lines;
+	size_t		nr, alloc;
+	unsigned long	entries;
+};
+
+static int gone_cmp(const void *a, const void *b)
+{
+	const struct gone_line *x = a, *y = b;
+
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+/* The name saved_cmdlines gives @pid, or "<...>", as trace_find_cmdline(). */
+static void gone_comm(const char *cmdlines, size_t len, int pid, char *comm, size_t size)
+{
+	const char *p = cmdlines, *end = cmdlines ? cmdlines + len : NULL;
+
+	snprintf(comm, size, "<...>");
+	while (p && p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p)), *e = nl ? nl : end;
+		char *after;
+		long v = strtol(p, &after, 10);
+
+		if (after > p && after < e && *after == ' ' && v == pid) {
+			snprintf(comm, size, "%.*s", (int)(e - after - 1), after + 1);
+			return;
+		}
+		p = e + 1;
+	}
+}
+
+/* One line, as the default trace format prints it (trace.c's print_context()). */
+static int gone_add(struct gone_text *t, struct coll_printer *pr, const struct coll_record *r,
+		    bool in_ns, int cpu, uint64_t ts, const void *data, uint32_t len)
+{
+	struct { uint16_t type; uint8_t flags, preempt_count; int32_t pid; } e;
+	char comm[32], text[8192], lat[6], stamp[USTRACE_FMT_USECS_MAX + 8];
+	bool hard, soft;
+	size_t need;
+	int n;
+
+	if (len < sizeof(e))
+		return 0;
+	memcpy(&e, data, sizeof(e));
+	if (coll_printer_event(pr, data, len, cpu, ts, text, sizeof(text)) < 0)
+		return 0;
+	gone_comm(r->cmdlines, r->cmdlines_len, e.pid, comm, sizeof(comm));
+	hard = e.flags & 0x08, soft = e.flags & 0x10;
+	lat[0] = (e.flags & 0x01) ? 'd' : '.';
+	lat[1] = (e.flags & 0x04) ? 'n' : '.';
+	lat[2] = hard && soft ? 'H' : hard ? 'h' : soft ? 's' : '.';
+	lat[3] = (e.preempt_count & 0xf) ? "0123456789abcdef"[e.preempt_count & 0xf] : '.';
+	lat[4] = (e.preempt_count & 0xf0) ? "0123456789abcdef"[e.preempt_count >> 4] : '.';
+	lat[5] = 0;
+	if (in_ns) {
+		/* Rounded to the microsecond, as the program's own trace prints it. */
+		char *sp = ustrace_fmt_usecs(stamp + sizeof(stamp) - 1, ts);
+
+		stamp[sizeof(stamp) - 1] = 0;
+		memmove(stamp, sp, strlen(sp) + 1);
+	} else {
+		snprintf(stamp, sizeof(stamp), "%12llu", (unsigned long long)ts);
+	}
+	need = strlen(comm) + strlen(text) + 96;
+	if (t->size - t->len < need) {
+		size_t ns = t->size ? t->size : 65536;
+		char *v;
+
+		while (ns - t->len < need)
+			ns *= 2;
+		if (!(v = realloc(t->buf, ns)))
+			return -ENOMEM;
+		t->buf = v, t->size = ns;
+	}
+	if (t->nr == t->alloc) {
+		size_t na = t->alloc ? 2 * t->alloc : 1024;
+		struct gone_line *v = realloc(t->lines, na * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		t->lines = v, t->alloc = na;
+	}
+	n = snprintf(t->buf + t->len, t->size - t->len, "%16s-%-7d [%03d] %s %s: %s\n", comm,
+		     (int)e.pid, cpu, lat, stamp, text);
+	if (n < 0 || (size_t)n >= t->size - t->len)
+		return 0;
+	t->lines[t->nr] = (struct gone_line){ .ts = ts, .idx = t->nr, .off = t->len,
+					      .len = (size_t)n };
+	t->nr++;
+	t->len += (size_t)n;
+	t->entries++;
+	return 0;
+}
+
+/*
+ * Where a record is printed from: the program wrote it, and its dynamic
+ * fields' offsets and lengths (16 bits each) are read as they are, so it
+ * is printed from the start of zeroes that reach past any of them.
+ */
+#define GONE_COPY_SIZE	(RB_PAGE_SIZE + (2u << 16) + 8)
+
+/* Every event of @r's buffer, not consumed.  No lock held; @r is not freed meanwhile. */
+static int gone_record(struct gone_text *t, struct coll_record *r)
+{
+	struct trace_dat_format *formats = rec_log_formats(r->fmt_fd, NULL, NULL), *f, *next;
+	struct coll_printer *pr = coll_printer_new(TRACE_MARKER_IP);
+	int nr_cpus = ring_buffer_foreign_cpus(r->map, r->size), err = pr ? 0 : -errno;
+	char clock[32], page[RB_PAGE_SIZE], *copy = err ? NULL : calloc(1, GONE_COPY_SIZE);
+	bool in_ns;
+
+	if (!err && !copy)
+		err = -ENOMEM;
+
+	for (f = formats; f; f = next) {
+		next = f->next;
+		if (pr)
+			coll_printer_format(pr, f->system, f->text, f->len);
+		free(f);
+	}
+	rec_clock_name(r->clock_list, clock, sizeof(clock));
+	in_ns = strcmp(clock, "counter") && strcmp(clock, "x86-tsc");
+	for (int cpu = 0; !err && cpu < nr_cpus; cpu++) {
+		struct ring_buffer_foreign_pos pos = { 0 };
+		uint64_t pages = 0;
+
+		/* A ring holds fewer than 65536 pages: more is a live writer's race. */
+		while (!err && pages++ <= 65536 &&
+		       ring_buffer_foreign_read(r->map, r->size, cpu, &pos, page, true) == 1) {
+			const void *data;
+			uint32_t at = 0, len;
+			uint64_t stamp;
+
+			memcpy(&stamp, page, 8);
+			while (!err && ring_buffer_foreign_event(page, &at, &stamp, &data, &len)) {
+				memcpy(copy, data, len);
+				err = gone_add(t, pr, r, in_ns, cpu, stamp, copy, len);
+				memset(copy, 0, len);
+			}
+		}
+	}
+	free(copy);
+	coll_printer_free(pr);
+	return err;
+}
+
+/**
+ * coll_records_trace - the lines of `trace` for the programs gone
+ * @len: receives the text's length
+ *
+ * Their events as the default trace format prints them, in time order,
+ * after a line with their count for the header's sums (coll_tree.c's
+ * merge).  The text comes from the format alone, through libtraceevent
+ * (coll_print.c): without it there is none, and the log says so once.
+ * Return: the text (the caller frees it), or NULL for none.
+ */
+char *coll_records_trace(size_t *len)
+{
+	static bool said;
+	struct gone_text t = { 0 };
+	struct coll_record *r, **v = NULL;
+	char *out = NULL;
+	int nr = 0, err = 0;
+	size_t at;
+
+	*len = 0;
+	pthread_mutex_lock(&rec_lock);
+	for (r = records; r; r = r->next)
+		nr += !r->proc && r->map;
+	if (nr && (v = calloc((size_t)nr, sizeof(*v)))) {
+		nr = 0;
+		for (r = records; r; r = r->next)
+			if (!r->proc && r->map)
+				v[nr++] = r;
+		dumping++;
+	}
+	pthread_mutex_unlock(&rec_lock);
+	if (!v)
+		return NULL;
+	for (int i = 0; i < nr && !err; i++)
+		err = gone_record(&t, v[i]);
+	pthread_mutex_lock(&rec_lock);
+	dumping--;
+	rec_trim_locked();
+	pthread_mutex_unlock(&rec_lock);
+	free(v);
+	if (err == -ENOSYS && !__atomic_exchange_n(&said, true, __ATOMIC_RELAXED))
+		coll_log(false, "trace: the events of programs gone are not shown: "
+			 "libtraceevent (libtraceevent.so.1) is not to be had; ustrace dump has them");
+	if (!err && t.nr) {
+		qsort(t.lines, t.nr, sizeof(*t.lines), gone_cmp);
+		out = malloc(t.len + 96);
+	}
+	if (out) {
+		at = (size_t)snprintf(out, 96, "# entries-in-buffer/entries-written: %lu/%lu\n",
+				      t.entries, t.entries);
+		for (size_t i = 0; i < t.nr; i++) {
+			memcpy(out + at, t.buf + t.lines[i].off, t.lines[i].len);
+			at += t.lines[i].len;
+		}
+		out[at] = 0;
+		*len = at;
+	}
+	free(t.buf);
+	free(t.lines);
+	return out;
+}
+
 /**
  * coll_records_clear - `> trace`: forget the buffers of the programs gone
  *

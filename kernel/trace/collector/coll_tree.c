@@ -24,7 +24,8 @@
  *                     than set: trace, trace_marker, snapshot, ...), and
  *                     written into a remembered file no live process has,
  *                     it is only remembered
- *   trace             the members' texts, their lines merged by time
+ *   trace             the members' texts, their lines merged by time, and
+ *                     those of the programs gone (coll_records_trace())
  *   trace_pipe, per_cpu/cpuN/trace_pipe_raw
  *                     consumed from each member in turn
  *   set_event, set_event_pid, available_events, error_log
@@ -1522,6 +1523,11 @@ static int cfile_snap(struct cfile *f)
 	if (!err && f->kind == F_UNION && !strcmp(f->node->path, "saved_cmdlines")) {
 		/* And the names of the threads of programs gone. */
 		texts[nr] = coll_records_cmdlines(&lens[nr]);
+		nr++;
+	}
+	if (!err && f->kind == F_MERGE && !strcmp(f->node->path, "trace")) {
+		/* And the events of the programs gone, from their kept buffers. */
+		texts[nr] = coll_records_trace(&lens[nr]);
 		nr++;
 	}
 	if (!err && f->kind == F_CONCAT) {

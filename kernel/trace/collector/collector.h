@@ -110,6 +110,21 @@ void coll_records_clear(void);
 /* The saved_cmdlines of every kept record, one text (malloc()ed). */
 char *coll_records_cmdlines(size_t *len);
 
+/* trace: the lines of the events of the programs gone, in time order (malloc()ed). */
+char *coll_records_trace(size_t *len);
+
+/*
+ * coll_print.c: a record's text from its format alone ("name: text", no
+ * newline), with libtraceevent; coll_printer_new() fails with ENOSYS
+ * where libtraceevent is not to be had.
+ */
+struct coll_printer;
+struct coll_printer *coll_printer_new(unsigned long marker_ip);
+void coll_printer_format(struct coll_printer *p, const char *system, const char *text, size_t len);
+int coll_printer_event(struct coll_printer *p, const void *data, uint32_t len, int cpu,
+		       uint64_t ts, char *buf, size_t size);
+void coll_printer_free(struct coll_printer *p);
+
 /* per_cpu/cpuN/trace_pipe_raw: the kept buffers' pages, not consumed. */
 struct coll_raw;
 struct coll_raw *coll_raw_open(int cpu);

@@ -420,6 +420,47 @@ uint64_t ring_buffer_foreign_first(const void *page)
 }
 
 /**
+ * ring_buffer_foreign_event - the next record of a page
+ * @page:  a page as ring_buffer_foreign_read() gives them
+ * @at:    the offset in its data to look from (0: its first event); moved
+ *         past the record
+ * @stamp: the time of the event before @at (the page's stamp for 0); moved
+ *         to the record's
+ * @data:  receives the record's payload (in @page)
+ * @len:   and its length, as the kernel's ring_buffer_event_length()
+ * Return: true for a record; false at the end of the page's data, or at an
+ * event whose header makes no sense there.
+ */
+bool ring_buffer_foreign_event(const void *page, uint32_t *at, uint64_t *stamp,
+			       const void **data, uint32_t *len)
+{
+	const u32 *d = (const u32 *)((const char *)page + RB_PAGE_HDR_SIZE), *ev;
+	u64 commit;
+	u32 end = rb_foreign_page_len(page, &commit), size;
+	bool is_data;
+
+	while (*at < end) {
+		ev = d + *at / 4;
+		size = rb_foreign_step(d, *at, end, stamp, &is_data);
+		if (!size)
+			return false;
+		*at += size;
+		if (!is_data)
+			continue;
+		if (rb_hdr_type(ev[0]) == 0) {
+			/* array[0]: the length, itself included */
+			*data = ev + 2;
+			*len = ev[1] - 4;
+		} else {
+			*data = ev + 1;
+			*len = rb_hdr_type(ev[0]) * 4;
+		}
+		return true;
+	}
+	return false;
+}
+
+/**
  * ring_buffer_foreign_split - cut a page after its last event at or before @limit
  * @page:  a page as ring_buffer_foreign_read() gives them; keeps the events
  *         up to @limit (always its first data event), its lost-events flags
