@@ -87,6 +87,24 @@ static inline char *ustrace_fmt_usecs(char *end, uint64_t ns)
 }
 
 /*
+ * The irq-info columns of a trace line ("d.h1." and so on: irqs off, need
+ * resched, hard/soft irq, the two nibbles of the preempt count), from an
+ * entry's common_flags (the kernel's TRACE_FLAG_* bits) and
+ * common_preempt_count: five characters at @col, no NUL.
+ */
+static inline void ustrace_fmt_irq_info(char *col, unsigned int flags, unsigned int preempt)
+{
+	static const char hex[] = "0123456789abcdef";
+	bool hard = flags & 0x08, soft = flags & 0x10;
+
+	col[0] = (flags & 0x01) ? 'd' : '.';
+	col[1] = (flags & 0x04) ? 'n' : '.';
+	col[2] = hard && soft ? 'H' : hard ? 'h' : soft ? 's' : '.';
+	col[3] = (preempt & 0xf) ? hex[preempt & 0xf] : '.';
+	col[4] = (preempt & 0xf0) ? hex[(preempt >> 4) & 0xf] : '.';
+}
+
+/*
  * A growing text: a struct seq_buf that starts zeroed ({ 0 }) and
  * reallocates its buffer as writes need it, NUL-terminated once anything
  * (even "") was written.  A write that fails (ENOMEM) marks the overflow

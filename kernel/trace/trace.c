@@ -586,17 +586,9 @@ static struct ring_buffer_event *find_next(struct trace_iterator *iter, int *nex
 /* The irq-info columns; the flags bits are the kernel's TRACE_FLAG_*. */
 static void print_lat_fmt(struct trace_seq *s, const struct trace_entry *entry)
 {
-	char col[6];
-	bool hard = entry->flags & 0x08, soft = entry->flags & 0x10;
+	char col[5];
 
-	col[0] = (entry->flags & 0x01) ? 'd' : '.';
-	col[1] = (entry->flags & 0x04) ? 'n' : '.';
-	col[2] = hard && soft ? 'H' : hard ? 'h' : soft ? 's' : '.';
-	col[3] = (entry->preempt_count & 0xf) ?
-		"0123456789abcdef"[entry->preempt_count & 0xf] : '.';
-	col[4] = (entry->preempt_count & 0xf0) ?
-		"0123456789abcdef"[entry->preempt_count >> 4] : '.';
-	col[5] = ' ';
+	ustrace_fmt_irq_info(col, entry->flags, entry->preempt_count);
 	trace_seq_putmem(s, col, 5);
 }
 

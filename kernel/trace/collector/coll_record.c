@@ -803,7 +803,6 @@ static int gone_add(struct gone_text *t, struct coll_printer *pr, const struct c
 {
 	struct { uint16_t type; uint8_t flags, preempt_count; int32_t pid; } e;
 	char comm[32], text[8192], lat[6], stamp[USTRACE_FMT_USECS_MAX + 8];
-	bool hard, soft;
 	size_t need;
 	int n;
 
@@ -813,12 +812,7 @@ static int gone_add(struct gone_text *t, struct coll_printer *pr, const struct c
 	if (coll_printer_event(pr, data, len, cpu, ts, text, sizeof(text)) < 0)
 		return 0;
 	gone_comm(r->cmdlines, r->cmdlines_len, e.pid, comm, sizeof(comm));
-	hard = e.flags & 0x08, soft = e.flags & 0x10;
-	lat[0] = (e.flags & 0x01) ? 'd' : '.';
-	lat[1] = (e.flags & 0x04) ? 'n' : '.';
-	lat[2] = hard && soft ? 'H' : hard ? 'h' : soft ? 's' : '.';
-	lat[3] = (e.preempt_count & 0xf) ? "0123456789abcdef"[e.preempt_count & 0xf] : '.';
-	lat[4] = (e.preempt_count & 0xf0) ? "0123456789abcdef"[e.preempt_count >> 4] : '.';
+	ustrace_fmt_irq_info(lat, e.flags, e.preempt_count);
 	lat[5] = 0;
 	if (in_ns) {
 		/* Rounded to the microsecond, as the program's own trace prints it. */
