@@ -9,18 +9,25 @@
  * fits in the mapping) and, in the last of those CPU regions, a ring whose
  * pages go on past the end of the region and of the mapping (the reader
  * must bound page ids by the stride, not only by RB_MAX_PAGES); it says
- * "scribbled" (or "ready"), and waits for SIGTERM.
+ * "scribbled" (or "ready"), and waits for SIGTERM.  It writes through a
+ * mapping of its own of the buffer's memfd (which the library keeps open
+ * for the collector), the whole file as the collector sees it: the
+ * library maps only a part of each CPU's region (its view).
  *
  * coll-other is the same program with another format of scribble_tick
  * (SCRIBBLE_OTHER: one more field), for daemon.sh: two programs that
  * define one event name differently.
  */
+#include <dirent.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 
 #define CREATE_TRACE_POINTS
 #include "scribble-events.h"
@@ -80,8 +87,9 @@ int main(int argc, char **argv)
 	int scribble = argc > 1 && !strcmp(argv[1], "-s");
 	int stride = argc > 1 && !strcmp(argv[1], "-S");
 	unsigned long long state = 0x9e3779b97f4a7c15ull;
-	char line[512], path[256];
-	FILE *maps;
+	char link[256], path[300];
+	struct dirent *d;
+	DIR *fds;
 
 	signal(SIGTERM, on_term);
 	for (int i = 0; i < 1000; i++)
@@ -93,17 +101,29 @@ int main(int argc, char **argv)
 			pause();
 		return 0;
 	}
-	maps = fopen("/proc/self/maps", "r");
-	if (!maps)
+	fds = opendir("/proc/self/fd");
+	if (!fds)
 		return 1;
-	while (fgets(line, sizeof(line), maps)) {
+	while ((d = readdir(fds))) {
 		unsigned long lo, hi;
-		char perms[8];
+		struct stat st;
+		ssize_t n;
+		void *map;
+		int fd;
 
-		path[0] = 0;
-		if (sscanf(line, "%lx-%lx %7s %*s %*s %*s %255s", &lo, &hi, perms, path) < 3 ||
-		    !strstr(path, "ustrace-ring-buffer") || perms[1] != 'w')
+		snprintf(path, sizeof(path), "/proc/self/fd/%s", d->d_name);
+		n = readlink(path, link, sizeof(link) - 1);
+		if (n <= 0)
 			continue;
+		link[n] = 0;
+		fd = atoi(d->d_name);
+		if (!strstr(link, "memfd:ustrace-ring-buffer") || fstat(fd, &st))
+			continue;
+		map = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+		if (map == MAP_FAILED)
+			continue;
+		lo = (unsigned long)map;
+		hi = lo + (unsigned long)st.st_size;
 		if (stride) {
 			if (hi - lo > 4096 + (2ul << 27))
 				lie_about_stride((char *)lo, hi - lo);
@@ -117,7 +137,7 @@ int main(int argc, char **argv)
 				*(volatile uint64_t *)a = state;
 		}
 	}
-	fclose(maps);
+	closedir(fds);
 	printf("scribbled\n");
 	fflush(stdout);
 	while (!stop)

@@ -4,9 +4,9 @@
 # trace_dat.c, trace_record_libc.c, <ustrace/record.h>) and of ustrace
 # record / report / list.  The scripts run the programs below and read
 # their files with the stock trace-cmd: record.sh (what is recorded),
-# guest-fds.sh, guest-privileges.sh and guest-ends.sh (the program's
-# descriptors; set-user-ID programs and planted links; signals, _exit()
-# and exec: sourcing guest-lib.bash), ustrace-cmd.sh (the commands),
+# guest-fds.sh, guest-privileges.sh, guest-ends.sh and guest-memory.sh
+# (the program's descriptors; set-user-ID programs and planted links;
+# signals, _exit() and exec; ulimit -v: sourcing guest-lib.bash), ustrace-cmd.sh (the commands),
 # tree.sh (ustrace record of a process tree: one file; two processes given
 # one USTRACE_OUTPUT).
 #

@@ -828,6 +828,67 @@ static void test_resize_idle(void)
 	ring_buffer_free(buffer);
 }
 
+/* The process's address space, in KiB (VmSize). */
+static long vm_size_kb(void)
+{
+	char line[128];
+	long kb = -1;
+	FILE *f = fopen("/proc/self/status", "r");
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "VmSize: %ld", &kb) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return kb;
+}
+
+/*
+ * A buffer takes the address space its pages need, not RB_MAX_PAGES' worth
+ * (ring-buffer-design.rst, "Address space"): 2 MiB a CPU for a few pages;
+ * a resize past that maps a larger view of the same memory, and the pages
+ * added past the first view's end hold events like the others.
+ */
+static void test_address_space(void)
+{
+	long before = vm_size_kb(), small, grown, after;
+	struct trace_buffer *buffer = new_buffer(4, 0);
+	unsigned int n = 2000 * PER_PAGE28;
+	struct ring_buffer_event *event;
+	long nr;
+
+	ASSERT_TRUE(buffer != NULL);
+	nr = ring_buffer_nr_cpus(buffer);
+	small = vm_size_kb() - before;
+	ASSERT_EQ(0, ring_buffer_resize(buffer, 3000 * RB_PAGE_DATA_SIZE, RING_BUFFER_ALL_CPUS));
+	grown = vm_size_kb() - before;
+	ksft_print_msg("address space on %ld CPUs: 4 pages a CPU %ld KiB, 3000 pages %ld KiB\n",
+		       nr, small, grown);
+#ifndef RB_TEST_SANITIZED
+	/* The header page and 2 MiB a CPU (1 MiB of it metadata). */
+	EXPECT_TRUE(small >= nr * 2048 && small <= nr * 2048 + 512);
+	/* 3001 pages: 16 MiB a CPU, and the first view kept for its writers. */
+	EXPECT_TRUE(grown >= nr * 16384 && grown <= nr * (16384 + 2048) + 512);
+#endif
+	/* 2000 pages of events: most on pages past the first view's 256. */
+	ASSERT_EQ(0, write_indexed(buffer, 0, n));
+	EXPECT_EQ(0, ring_buffer_overrun_cpu(buffer, test_cpu));
+	EXPECT_EQ(n, ring_buffer_entries_cpu(buffer, test_cpu));
+	for (unsigned int i = 0; i < n; i++) {
+		event = ring_buffer_consume(buffer, test_cpu, NULL, NULL);
+		ASSERT_TRUE(event != NULL);
+		ASSERT_EQ(i, index_of(event));
+	}
+	EXPECT_TRUE(ring_buffer_consume(buffer, test_cpu, NULL, NULL) == NULL);
+	ring_buffer_free(buffer);
+	after = vm_size_kb() - before;
+#ifndef RB_TEST_SANITIZED
+	/* Every view unmapped. */
+	EXPECT_TRUE(after <= 512);
+#endif
+	(void)after;
+}
+
 static void test_bad_arguments(void)
 {
 	struct trace_buffer *buffer = new_buffer(2, 0);
@@ -999,7 +1060,7 @@ int main(void)
 	if (nr_all_cpus < 1 || rb_test_pin(all_cpus[0]))
 		ksft_exit_skip("cannot pin to a CPU\n");
 	test_cpu = all_cpus[0];
-	ksft_set_plan(18);
+	ksft_set_plan(19);
 	KSFT_RUN(test_header_text);
 	KSFT_RUN(test_golden_page);
 	KSFT_RUN(test_kbuffer_golden);
@@ -1015,6 +1076,7 @@ int main(void)
 	KSFT_RUN(test_iterator);
 	KSFT_RUN(test_reset_and_record);
 	KSFT_RUN(test_resize_idle);
+	KSFT_RUN(test_address_space);
 	KSFT_RUN(test_bad_arguments);
 	KSFT_RUN(test_clocks);
 	KSFT_RUN(test_swap);

@@ -4,7 +4,10 @@
  * migrated in the middle of their events, nesting, discarding, against a
  * reader that consumes events one by one and by pages, an iterator that
  * walks the CPUs without consuming, and (in some phases) a thread that
- * resizes the buffer under them.
+ * resizes the buffer under them: to a few pages, and in the growing
+ * phases every other time to more pages than the buffer's address space
+ * (its view, ring-buffer-design.rst "Address space") holds yet, so that
+ * writers reserve on pages added past the end of the view they read.
  *
  * Every event carries its thread, a per-thread sequence number, its length
  * and a checksum.  The reader checks each one, that a thread's events come
@@ -71,6 +74,7 @@ struct phase {
 	bool overwrite;
 	bool pinned;
 	bool resize;
+	bool grow;
 };
 
 static struct trace_buffer *buffer;
@@ -380,12 +384,18 @@ static void *iterator_thread(void *arg)
 
 static void *resizer_thread(void *arg)
 {
+	/* Each past the last view's pages: views of 2, 4, 8 ... 64 MiB per CPU. */
+	static const unsigned long grow[] = { 300, 700, 1500, 3100, 6300, 12700 };
+	const struct phase *ph = arg;
 	uint64_t rng = 0x9e3779b97f4a7c15ull;
 	struct timespec pause = { .tv_nsec = 2 * 1000 * 1000 };
+	unsigned int n = 0;
 
-	(void)arg;
 	while (!__atomic_load_n(&stop_resizer, __ATOMIC_RELAXED)) {
 		unsigned long pages = 2 + next_rand(&rng) % 10;
+
+		if (ph->grow && n++ % 2)
+			pages = grow[(n / 2) % (sizeof(grow) / sizeof(grow[0]))];
 		int ret = ring_buffer_resize(buffer, pages * RB_PAGE_DATA_SIZE,
 					     RING_BUFFER_ALL_CPUS);
 
@@ -441,7 +451,7 @@ static void run_phase(const struct phase *ph)
 	pthread_create(&reader, NULL, reader_thread, NULL);
 	pthread_create(&iterator, NULL, iterator_thread, NULL);
 	if (ph->resize)
-		pthread_create(&resizer, NULL, resizer_thread, NULL);
+		pthread_create(&resizer, NULL, resizer_thread, (void *)ph);
 	sleep_seconds(seconds);
 	__atomic_store_n(&stop_writers, 1, __ATOMIC_RELAXED);
 	for (int i = 0; i < nr_writers; i++)
@@ -528,12 +538,14 @@ static void run_phase(const struct phase *ph)
 int main(void)
 {
 	static const struct phase phases[] = {
-		{ "overwrite, pinned writers",			true,  true,  false },
-		{ "overwrite, migrating writers",		true,  false, false },
-		{ "producer/consumer, pinned writers",		false, true,  false },
-		{ "producer/consumer, migrating writers",	false, false, false },
-		{ "overwrite, pinned writers, resizing",	true,  true,  true },
-		{ "producer/consumer, pinned writers, resizing", false, true, true },
+		{ "overwrite, pinned writers",			true,  true,  false, false },
+		{ "overwrite, migrating writers",		true,  false, false, false },
+		{ "producer/consumer, pinned writers",		false, true,  false, false },
+		{ "producer/consumer, migrating writers",	false, false, false, false },
+		{ "overwrite, pinned writers, resizing",	true,  true,  true, false },
+		{ "producer/consumer, pinned writers, resizing", false, true, true, false },
+		{ "overwrite, migrating writers, views growing", true, false, true, true },
+		{ "producer/consumer, pinned writers, views growing", false, true, true, true },
 	};
 	const char *s = getenv("RB_TORTURE_SECONDS");
 	struct trace_buffer *probe;

@@ -67,8 +67,9 @@ rb_reserve_fast(struct trace_buffer *buffer, unsigned long length,
 	const u32 *cpu_id = rb_rseq_cpu_id();
 	struct rb_cpu_meta *meta;
 	struct rb_tail old, new;
-	u32 evsize, size, off, cpu, slot;
+	u32 evsize, size, off, cpu, slot, page;
 	u64 now, ts, delta;
+	uintptr_t view;
 	char *region;
 
 	if (unlikely(__atomic_load_n(&buffer->record_disabled, __ATOMIC_RELAXED) ||
@@ -79,7 +80,8 @@ rb_reserve_fast(struct trace_buffer *buffer, unsigned long length,
 	cpu = __atomic_load_n(cpu_id, __ATOMIC_RELAXED);
 	if (unlikely(cpu >= buffer->nr_cpus))
 		return NULL;
-	region = rb_region(buffer, cpu);
+	view = rb_view(buffer);
+	region = rb_view_region(view, cpu);
 	meta = (struct rb_cpu_meta *)region;
 	if (unlikely(__atomic_load_n(&meta->record_disabled, __ATOMIC_RELAXED)))
 		return NULL;
@@ -113,13 +115,15 @@ rb_reserve_fast(struct trace_buffer *buffer, unsigned long length,
 	}
 	/*
 	 * The page cannot complete while our reservation on it is open, so
-	 * nobody moves it: its slot is stable until the commit.
+	 * nobody moves it: its slot is stable until the commit.  A resize
+	 * may have added it since we read the view (rb_region_for()).
 	 */
-	slot = rb_get_page_slot(region, rb_pos_page(old.pos));
+	page = rb_pos_page(old.pos);
+	slot = rb_get_page_slot(region, page);
 	*commit_word = likely(slot < RB_MAX_PAGES) ? &rb_slots(region)[slot] : NULL;
 	*commit_add = RB_SLOT_ONE_ENTRY + size;
-	return rb_fill_event(rb_page_data(region, rb_pos_page(old.pos)) + off / 4, evsize,
-			     delta, ts, delta > TS_MASK, false);
+	return rb_fill_event(rb_page_data(rb_region_for(view, cpu, page), page) + off / 4,
+			     evsize, delta, ts, delta > TS_MASK, false);
 #else
 	(void)buffer, (void)length, (void)commit_word, (void)commit_add;
 	return NULL;

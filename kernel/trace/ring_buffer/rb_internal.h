@@ -84,8 +84,8 @@ struct ring_buffer_per_cpu {
 } __rb_cacheline;
 
 struct trace_buffer {
-	/* read by every writer */
-	char *cpu_base;
+	/* read by every writer: the view's base and CPU stride (rb_view()) */
+	uintptr_t cpu_view;
 	u64 (*clock)(void);
 	unsigned int nr_cpus;
 	int record_disabled;
@@ -99,20 +99,21 @@ struct trace_buffer {
 	int memfd;			/* kept in system mode only, see below */
 	dev_t memfd_dev;		/* which file it is, so that a */
 	ino_t memfd_ino;		/* descriptor reused is not taken */
-	void *map;
-	size_t map_size;
+	void *map;			/* the current view: its header page */
+	size_t map_size;		/* and its size */
+	u64 map_id;			/* the mapping's, for its views (rb_views_*()) */
 	struct ring_buffer_per_cpu *cpus;
 
 	/*
 	 * Two buffers trade their pages (ring_buffer_swap(), "Trading
-	 * pages" in ring_buffer.c): cpu_base, cpus, map and memfd move
-	 * between the two under both mutexes, cpu_base and cpus read
-	 * atomically by those who do not hold them.  pair_base[] are the
-	 * cpu_base of both, fixed by their first swap: a writer that
+	 * pages" in ring_buffer.c): cpu_view, cpus, map and memfd move
+	 * between the two under both mutexes, cpu_view and cpus read
+	 * atomically by those who do not hold them.  pair_view[] are the
+	 * cpu_view of both, fixed by their first swap: a writer that
 	 * reserved before a swap commits into the pages it reserved in,
-	 * wherever they went.
+	 * wherever they went (and in a view since replaced: rb_views_find()).
 	 */
-	char *pair_base[2];
+	uintptr_t pair_view[2];
 
 	/* ring_buffer_wake_waiters() calls: what ends a ring_buffer_wait() */
 	unsigned int wake_all;
@@ -279,18 +280,74 @@ static inline u32 rb_reserved_size(const u32 *ev)
  */
 
 /*
- * Acquire: a swap (ring_buffer_swap()) may have just given the
- * buffer pages set up by another thread; pairs with its release stores.
- * A plain load on x86.
+ * A view: where this process maps a buffer's file ("Address space" in
+ * ring-buffer-design.rst).  The file keeps its CPU regions RB_CPU_STRIDE
+ * apart; a view maps each region's first 1 << shift bytes, 1 << shift
+ * apart, after the header page, with shift as small as the pages in use
+ * allow (RB_CPU_SHIFT_MIN to RB_CPU_SHIFT).  A growing resize makes a
+ * larger view of the same memory and publishes it; the old ones stay
+ * mapped until the buffer is freed, so that a writer still in one writes
+ * into the same pages.  One word says both where the CPUs' regions start
+ * and their stride (the base is page-aligned): a writer reads it once.
  */
+#define RB_VIEW_SHIFT_BITS	63ul
+
+static inline uintptr_t rb_mkview(char *base, unsigned int shift)
+{
+	return (uintptr_t)base | shift;
+}
+
+static inline char *rb_view_base(uintptr_t view)
+{
+	return (char *)(view & ~RB_VIEW_SHIFT_BITS);
+}
+
+static inline unsigned int rb_view_shift(uintptr_t view)
+{
+	return (unsigned int)(view & RB_VIEW_SHIFT_BITS);
+}
+
+static inline char *rb_view_region(uintptr_t view, unsigned int cpu)
+{
+	return rb_view_base(view) + ((size_t)cpu << rb_view_shift(view));
+}
+
+/*
+ * Acquire: a swap (ring_buffer_swap()) may have just given the buffer
+ * pages set up by another thread, a resize a larger view; pairs with
+ * their release stores.  A plain load on x86.
+ */
+static inline uintptr_t rb_view(const struct trace_buffer *buffer)
+{
+	return __atomic_load_n(&buffer->cpu_view, __ATOMIC_ACQUIRE);
+}
+
+/* ring_buffer.c: CPU @cpu's region of the newest view of @view's mapping. */
+char *rb_region_newest(uintptr_t view, unsigned int cpu);
+
+/*
+ * CPU @cpu's region in a view of @view's mapping that holds page @page:
+ * @view's, unless a resize added pages past its end (and made a larger
+ * view first) after @view was read.  What is in a CPU's metadata (the
+ * tail, the slot words) is in every view; a page maybe not.
+ */
+static __always_inline char *rb_region_for(uintptr_t view, unsigned int cpu, u32 page)
+{
+	if (likely(RB_META_SIZE + ((size_t)page + 1) * RB_PAGE_SIZE <=
+		   ((size_t)1 << rb_view_shift(view))))
+		return rb_view_region(view, cpu);
+	return rb_region_newest(view, cpu);
+}
+
+/* The first CPU's region of the current view (the header page is before it). */
 static inline char *rb_cpu_base(const struct trace_buffer *buffer)
 {
-	return __atomic_load_n(&buffer->cpu_base, __ATOMIC_ACQUIRE);
+	return rb_view_base(rb_view(buffer));
 }
 
 static inline char *rb_region(const struct trace_buffer *buffer, unsigned int cpu)
 {
-	return rb_cpu_base(buffer) + ((size_t)cpu << RB_CPU_SHIFT);
+	return rb_view_region(rb_view(buffer), cpu);
 }
 
 static inline char *rb_page(const char *region, u32 page)
@@ -358,37 +415,47 @@ static inline void rb_set_lost(char *region, u32 slot, u32 lost)
  * Where an event lives: its CPU's region, its page and its offset in the
  * page's data.  Fails for addresses that are not in the buffer's pages.
  */
-static inline int rb_locate_at(char *base, unsigned int nr_cpus, const void *event,
+static inline int rb_locate_at(uintptr_t view, unsigned int nr_cpus, const void *event,
 				char **region, u32 *page, u32 *off)
 {
+	char *base = rb_view_base(view);
+	unsigned int shift = rb_view_shift(view);
 	uintptr_t a = (uintptr_t)event - (uintptr_t)base;
-	uintptr_t in = a & (RB_CPU_STRIDE - 1);
+	uintptr_t in = a & ((1ul << shift) - 1);
 	uintptr_t p;
 
-	if (unlikely((a >> RB_CPU_SHIFT) >= nr_cpus || in < RB_META_SIZE || a & 3))
+	if (unlikely((a >> shift) >= nr_cpus || in < RB_META_SIZE || a & 3))
 		return -EINVAL;
 	p = (in - RB_META_SIZE) >> RB_PAGE_SHIFT;
 	in = (in - RB_META_SIZE) & (RB_PAGE_SIZE - 1);
-	if (unlikely(p >= RB_MAX_PAGES || in < RB_PAGE_HDR_SIZE))
+	if (unlikely(p >= rb_stride_pages(shift) || in < RB_PAGE_HDR_SIZE))
 		return -EINVAL;
-	*region = base + (a & ~(RB_CPU_STRIDE - 1));
+	*region = base + (a & ~((1ul << shift) - 1));
 	*page = p;
 	*off = in - RB_PAGE_HDR_SIZE;
 	return 0;
 }
 
-/* In the buffer's pages, or in those a snapshot swap took away. */
+/* ring_buffer.c: every view made, by address (for those since replaced). */
+uintptr_t rb_views_find(const void *addr, unsigned int *nr_cpus);
+
+/* In the buffer's pages, or in those a snapshot swap took away, in any view. */
 static inline int rb_locate(const struct trace_buffer *buffer, const void *event,
 			    char **region, u32 *page, u32 *off)
 {
-	if (likely(!rb_locate_at(rb_cpu_base(buffer), buffer->nr_cpus, event, region, page, off)))
+	unsigned int nr;
+	uintptr_t view;
+
+	if (likely(!rb_locate_at(rb_view(buffer), buffer->nr_cpus, event, region, page, off)))
 		return 0;
 	for (int i = 0; i < 2; i++) {
-		char *base = __atomic_load_n(&buffer->pair_base[i], __ATOMIC_RELAXED);
-
-		if (base && !rb_locate_at(base, buffer->nr_cpus, event, region, page, off))
+		view = __atomic_load_n(&buffer->pair_view[i], __ATOMIC_RELAXED);
+		if (view && !rb_locate_at(view, buffer->nr_cpus, event, region, page, off))
 			return 0;
 	}
+	view = rb_views_find(event, &nr);
+	if (view && !rb_locate_at(view, nr, event, region, page, off))
+		return 0;
 	return -EINVAL;
 }
 
@@ -467,22 +534,26 @@ int rb_claim_next(struct trace_buffer *buffer, char *region, u64 pos,
 		  enum rb_claim_mode mode, u32 *npage, u32 *nslot);
 void rb_finish_switch(char *region, u64 old, u32 npage, u32 nslot, u64 ts);
 void rb_corrupt(struct trace_buffer *buffer, int cpu, const char *what);
-void rb_wake_region(char *region, unsigned int cpu);
+void rb_wake_view(uintptr_t view);
 
 /* ring_buffer_fork.c: from ring_buffer_alloc() and ring_buffer_free(). */
 void rb_fork_track(struct trace_buffer *buffer);
 void rb_fork_untrack(struct trace_buffer *buffer);
 
+/* The CPU of a region, in whichever view it is. */
 static inline int rb_region_cpu(const struct trace_buffer *buffer, const char *region)
 {
-	size_t cpu = (size_t)(region - rb_cpu_base(buffer)) >> RB_CPU_SHIFT;
+	uintptr_t view = rb_view(buffer);
+	size_t cpu = (size_t)(region - rb_view_base(view)) >> rb_view_shift(view);
+	unsigned int nr;
 
 	for (int i = 0; cpu >= buffer->nr_cpus && i < 2; i++) {
-		char *base = __atomic_load_n(&buffer->pair_base[i], __ATOMIC_RELAXED);
-
-		if (base)
-			cpu = (size_t)(region - base) >> RB_CPU_SHIFT;
+		view = __atomic_load_n(&buffer->pair_view[i], __ATOMIC_RELAXED);
+		if (view)
+			cpu = (size_t)(region - rb_view_base(view)) >> rb_view_shift(view);
 	}
+	if (cpu >= buffer->nr_cpus && (view = rb_views_find(region, &nr)))
+		cpu = (size_t)(region - rb_view_base(view)) >> rb_view_shift(view);
 	return (int)cpu;
 }
 

@@ -21,9 +21,11 @@
  *       +RB_META_SIZE + id * RB_PAGE_SIZE
  *                             sub-buffer page "id", in the kernel's format
  *
- * Regions are RB_CPU_STRIDE apart, so that the CPU and the page of an event
- * follow from its address by shifts.  The file is sparse: only the pages
- * in use are ever touched, and a shrinking resize punches the rest out.
+ * Regions are RB_CPU_STRIDE apart in the file, so that the CPU and the page
+ * of an event follow from its offset by shifts.  The file is sparse: only
+ * the pages in use are ever touched, and a shrinking resize punches the
+ * rest out.  The process that writes maps less of each region, at a
+ * smaller stride of its own (rb_internal.h, "A view").
  *
  * A sub-buffer page (struct buffer_data_page in the kernel):
  *
@@ -63,7 +65,8 @@ typedef unsigned __int128 u128;
 #define RB_CPU_STRIDE		(1ul << RB_CPU_SHIFT)
 /*
  * The smallest CPU stride a reader accepts in a header's cpu_shift: the
- * metadata and 256 pages.  This library's writers use RB_CPU_SHIFT; a
+ * metadata and 256 pages.  This library lays its files out at
+ * RB_CPU_SHIFT (its views use strides from RB_CPU_SHIFT_MIN up); a
  * reader takes the header's shift (checked against this range and the
  * mapping's size) and bounds page ids by rb_stride_pages() of it.
  */

@@ -282,20 +282,15 @@ void rb_finish_switch(char *region, u64 old, u32 npage, u32 nslot, u64 ts)
 	__atomic_add_fetch(&rb_slots(region)[oslot], left + RB_MARK_CLOSE, __ATOMIC_SEQ_CST);
 }
 
-/* The header of the mapping @region (CPU @cpu's) is in. */
-static inline struct rb_shared_header *rb_header_of(char *region, unsigned int cpu)
-{
-	return (struct rb_shared_header *)(region - ((size_t)cpu << RB_CPU_SHIFT) - RB_HDR_SIZE);
-}
-
 /*
- * Wake every reader sleeping on the mapping's wake word: a bump, then
- * FUTEX_WAKE (shared: a reader may be in another process).  From any
- * context, signal handlers included; errno is left as it was.
+ * Wake every reader sleeping on the mapping's wake word (in the header
+ * page, before the view's CPU regions): a bump, then FUTEX_WAKE (shared:
+ * a reader may be in another process).  From any context, signal
+ * handlers included; errno is left as it was.
  */
-noinline void rb_wake_region(char *region, unsigned int cpu)
+noinline void rb_wake_view(uintptr_t view)
 {
-	struct rb_shared_header *h = rb_header_of(region, cpu);
+	struct rb_shared_header *h = (struct rb_shared_header *)(rb_view_base(view) - RB_HDR_SIZE);
 	int saved = errno;
 
 	__atomic_add_fetch(&h->wake, 1, __ATOMIC_SEQ_CST);
@@ -308,15 +303,13 @@ noinline void rb_wake_region(char *region, unsigned int cpu)
  * meta->wait): wake it if its watermark is reached.  One switcher takes
  * the word (cmpxchg to 0) and wakes; readers re-arm when they look again.
  */
-static noinline void rb_wait_check(char *region, unsigned int cpu, u32 w, u32 nseq)
+static noinline void rb_wait_check(struct rb_cpu_meta *meta, uintptr_t view, u32 w, u32 nseq)
 {
-	struct rb_cpu_meta *meta = (struct rb_cpu_meta *)region;
-
 	if (rb_seq_diff(nseq, w & RB_SEQ_MASK) < 0)
 		return;
 	if (__atomic_compare_exchange_n(&meta->wait, &w, 0, false, __ATOMIC_SEQ_CST,
 					__ATOMIC_RELAXED))
-		rb_wake_region(region, cpu);
+		rb_wake_view(view);
 }
 
 static noinline struct ring_buffer_event *rb_drop(struct rb_cpu_meta *meta, int err)
@@ -332,11 +325,11 @@ static noinline struct ring_buffer_event *rb_drop(struct rb_cpu_meta *meta, int 
  * meta->switching, so that reset and resize can wait for us.
  */
 static noinline struct ring_buffer_event *
-rb_reserve_slow(struct trace_buffer *buffer, char *region, u32 evsize)
+rb_reserve_slow(struct trace_buffer *buffer, uintptr_t view, unsigned int cpu, u32 evsize)
 {
+	char *region = rb_view_region(view, cpu);
 	struct rb_cpu_meta *meta = (struct rb_cpu_meta *)region;
 	bool abs = __atomic_load_n(&buffer->time_stamp_abs, __ATOMIC_RELAXED);
-	unsigned int cpu = (unsigned int)rb_region_cpu(buffer, region);
 	struct ring_buffer_event *event = NULL;
 	struct rb_tail old, new, seen;
 	u32 npage, nslot, off, size, w;
@@ -363,7 +356,7 @@ rb_reserve_slow(struct trace_buffer *buffer, char *region, u32 evsize)
 			new.pos = old.pos & ~(u64)RB_OFF_BELL;
 			new.ts = old.ts;
 			if (rb_tail_cmpxchg(&meta->tail, &old, new)) {
-				rb_wake_region(region, cpu);
+				rb_wake_view(view);
 				old = new;
 			}
 			continue;
@@ -382,8 +375,9 @@ rb_reserve_slow(struct trace_buffer *buffer, char *region, u32 evsize)
 			new.ts = ts;
 			if (!rb_tail_cmpxchg(&meta->tail, &old, new))
 				continue;
-			event = rb_fill_event(rb_page_data(region, rb_pos_page(old.pos)) + off / 4,
-					      evsize, delta, ts, ext, abs);
+			npage = rb_pos_page(old.pos);
+			event = rb_fill_event(rb_page_data(rb_region_for(view, cpu, npage), npage) +
+					      off / 4, evsize, delta, ts, ext, abs);
 			goto out;
 		}
 		/* On a fresh page the event needs no time extend. */
@@ -399,8 +393,7 @@ rb_reserve_slow(struct trace_buffer *buffer, char *region, u32 evsize)
 			old = rb_tail_snapshot(&meta->tail);
 			if (old.pos != seen.pos || old.ts != seen.ts)
 				continue;
-			rb_corrupt(buffer, rb_region_cpu(buffer, region),
-				   "slot words disagree with the tail");
+			rb_corrupt(buffer, (int)cpu, "slot words disagree with the tail");
 			errno = EIO;
 			goto out;
 		}
@@ -412,11 +405,14 @@ rb_reserve_slow(struct trace_buffer *buffer, char *region, u32 evsize)
 		new.ts = ts;
 		if (!rb_tail_cmpxchg(&meta->tail, &old, new))
 			continue;
+		/* Both pages may be past the end of the view read (rb_region_for()). */
+		region = rb_region_for(view, cpu, npage > rb_pos_page(old.pos) ? npage :
+						  rb_pos_page(old.pos));
 		rb_finish_switch(region, old.pos, npage, nslot, ts);
 		/* The only cost of waiting readers to a writer: a load, a branch. */
 		w = __atomic_load_n(&meta->wait, __ATOMIC_SEQ_CST);
 		if (unlikely(w))
-			rb_wait_check(region, cpu, w, rb_pos_seq(new.pos));
+			rb_wait_check(meta, view, w, rb_pos_seq(new.pos));
 		event = rb_fill_event(rb_page_data(region, npage), evsize, 0, ts, abs, abs);
 		goto out;
 	}
@@ -443,9 +439,10 @@ rb_reserve_generic(struct trace_buffer *buffer, unsigned long length)
 	struct ring_buffer_event *event;
 	struct rb_cpu_meta *meta;
 	struct rb_tail old, new;
-	u32 evsize, size, off;
+	u32 evsize, size, off, page;
 	u64 now, ts, delta;
 	unsigned int cpu;
+	uintptr_t view;
 	char *region;
 	bool ext, abs;
 
@@ -455,7 +452,8 @@ rb_reserve_generic(struct trace_buffer *buffer, unsigned long length)
 	}
 again:
 	cpu = rb_this_cpu(buffer);
-	region = rb_region(buffer, cpu);
+	view = rb_view(buffer);
+	region = rb_view_region(view, cpu);
 	meta = (struct rb_cpu_meta *)region;
 	/* A write refused because recording is off is not a loss. */
 	if (unlikely(__atomic_load_n(&meta->record_disabled, __ATOMIC_RELAXED))) {
@@ -478,7 +476,7 @@ again:
 		size = evsize + (ext ? RB_LEN_TIME_EXTEND : 0);
 		off = rb_pos_off(old.pos);
 		if (off + size > RB_DATA_SIZE) {
-			event = rb_reserve_slow(buffer, region, evsize);
+			event = rb_reserve_slow(buffer, view, cpu, evsize);
 			if (event == RB_RESERVE_MOVED)
 				goto again;
 			return event;
@@ -489,8 +487,9 @@ again:
 			break;
 		now = rb_clock(buffer);
 	}
-	return rb_fill_event(rb_page_data(region, rb_pos_page(old.pos)) + off / 4, evsize,
-			     delta, ts, ext, abs);
+	page = rb_pos_page(old.pos);
+	return rb_fill_event(rb_page_data(rb_region_for(view, cpu, page), page) + off / 4,
+			     evsize, delta, ts, ext, abs);
 }
 
 /**
@@ -578,25 +577,28 @@ static noinline int rb_commit_generic(struct trace_buffer *buffer,
  */
 int ring_buffer_unlock_commit(struct trace_buffer *buffer, struct ring_buffer_event *event)
 {
-	char *base = rb_cpu_base(buffer);
+	uintptr_t view = rb_view(buffer);
+	unsigned int shift = rb_view_shift(view);
+	char *base = rb_view_base(view);
 	uintptr_t a = (uintptr_t)event - (uintptr_t)base;
-	uintptr_t in = (a & (RB_CPU_STRIDE - 1)) - RB_META_SIZE;
+	uintptr_t in = (a & ((1ul << shift) - 1)) - RB_META_SIZE;
 	char *region;
 	u32 type;
 	u16 slot;
 
 	/*
-	 * Small data events here; everything else is checked the long way.
-	 * The header is read only once the address is known to be ours.
+	 * Small data events of the current view here; everything else is
+	 * checked the long way.  The header is read only once the address
+	 * is known to be ours.
 	 */
-	if (unlikely((a >> RB_CPU_SHIFT) >= buffer->nr_cpus ||
-		     in >= (uintptr_t)RB_MAX_PAGES << RB_PAGE_SHIFT ||
+	if (unlikely((a >> shift) >= buffer->nr_cpus ||
+		     in >= (uintptr_t)rb_stride_pages(shift) << RB_PAGE_SHIFT ||
 		     (in & (RB_PAGE_SIZE - 1)) < RB_PAGE_HDR_SIZE))
 		return rb_commit_generic(buffer, event);
 	type = rb_hdr_type(*(const u32 *)event);
 	if (unlikely(type - 1 >= RINGBUF_TYPE_DATA_TYPE_LEN_MAX))
 		return rb_commit_generic(buffer, event);
-	region = base + (a & ~(RB_CPU_STRIDE - 1));
+	region = base + (a & ~((1ul << shift) - 1));
 	slot = rb_get_page_slot(region, in >> RB_PAGE_SHIFT);
 	if (unlikely(slot >= RB_MAX_PAGES))
 		return rb_commit_generic(buffer, event);
@@ -847,7 +849,7 @@ void ring_buffer_reset_cpu(struct trace_buffer *buffer, int cpu)
 	__atomic_store_n(&cpu_buffer->meta->wait, 0, __ATOMIC_SEQ_CST);
 	rb_thaw(cpu_buffer, frozen, (struct rb_tail){
 		rb_mkpos(rb_slot_page(cpu_buffer->slots[0]), 0, 0), now });
-	rb_wake_region(cpu_buffer->region, (unsigned int)cpu);
+	rb_wake_view(rb_view(buffer));
 out:
 	pthread_mutex_unlock(&cpu_buffer->reader_lock);
 	pthread_mutex_unlock(&buffer->mutex);
@@ -999,6 +1001,8 @@ static int rb_resize_cpu(struct ring_buffer_per_cpu *cpu_buffer, u32 nr_slots)
 	return ret;
 }
 
+static int rb_grow_view(struct trace_buffer *buffer, u32 pages);
+
 static u32 rb_size_to_pages(unsigned long size)
 {
 	unsigned long nr = (size + RB_DATA_SIZE - 1) / RB_DATA_SIZE;
@@ -1031,6 +1035,8 @@ int ring_buffer_resize(struct trace_buffer *buffer, unsigned long size, int cpu)
 	if (!nr)
 		return -EINVAL;
 	pthread_mutex_lock(&buffer->mutex);
+	/* A ring of nr slots and the reader's page: ids below nr + 1 (rb_rebuild()). */
+	ret = rb_grow_view(buffer, nr + 1);
 	for (int c = 0; c < (int)buffer->nr_cpus && !ret; c++)
 		if (cpu == RING_BUFFER_ALL_CPUS || cpu == c)
 			ret = rb_resize_cpu(&buffer->cpus[c], nr);
@@ -1038,8 +1044,7 @@ int ring_buffer_resize(struct trace_buffer *buffer, unsigned long size, int cpu)
 	for (int c = 0; c < (int)buffer->nr_cpus; c++)
 		if (cpu == RING_BUFFER_ALL_CPUS || cpu == c)
 			__atomic_store_n(&buffer->cpus[c].meta->wait, 0, __ATOMIC_SEQ_CST);
-	if (buffer->nr_cpus)
-		rb_wake_region(buffer->cpus[0].region, 0);
+	rb_wake_view(rb_view(buffer));
 	pthread_mutex_unlock(&buffer->mutex);
 	return ret;
 }
@@ -1064,29 +1069,203 @@ int ring_buffer_nr_cpus(struct trace_buffer *buffer)
 	return buffer ? (int)buffer->nr_cpus : 0;
 }
 
-static int rb_map(struct trace_buffer *buffer)
-{
-	void *map;
+/* ------------------------------------------------------------------
+ * Views: the address space a buffer takes (rb_internal.h, "A view")
+ *
+ * Every view made is in rb_views[], for the commits of events reserved
+ * in a view since replaced (rb_views_find()) and for ring_buffer_free(),
+ * which unmaps the views of the mapping it holds (map_id: a swap moves
+ * mappings between buffers).  Lock-free: an entry is claimed by a
+ * cmpxchg of its view word from 0 to RB_VIEW_CLAIMED, filled, then
+ * published; so fork() needs nothing here.
+ */
+#define RB_MAX_VIEWS		1024
+#define RB_VIEW_CLAIMED		((uintptr_t)1)
 
-	buffer->map_size = RB_HDR_SIZE + ((size_t)buffer->nr_cpus << RB_CPU_SHIFT);
+struct rb_view_ent {
+	uintptr_t	view;		/* 0: free */
+	unsigned int	nr_cpus;
+	u64		map_id;
+	void		*area;
+	size_t		size;
+};
+
+static struct rb_view_ent rb_views[RB_MAX_VIEWS];
+static unsigned int rb_views_used;	/* entries ever claimed: [0, this) */
+static u64 rb_next_map_id;
+
+static int rb_views_add(uintptr_t view, unsigned int nr_cpus, u64 map_id, void *area,
+			size_t size)
+{
+	for (unsigned int i = 0; i < RB_MAX_VIEWS; i++) {
+		struct rb_view_ent *e = &rb_views[i];
+		uintptr_t free_word = 0;
+		unsigned int used;
+
+		if (__atomic_load_n(&e->view, __ATOMIC_RELAXED) ||
+		    !__atomic_compare_exchange_n(&e->view, &free_word, RB_VIEW_CLAIMED, false,
+						 __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+			continue;
+		__atomic_store_n(&e->nr_cpus, nr_cpus, __ATOMIC_RELAXED);
+		/* Relaxed atomics: a finder may read an entry being reused. */
+		__atomic_store_n(&e->map_id, map_id, __ATOMIC_RELAXED);
+		__atomic_store_n(&e->area, area, __ATOMIC_RELAXED);
+		__atomic_store_n(&e->size, size, __ATOMIC_RELAXED);
+		__atomic_store_n(&e->view, view, __ATOMIC_RELEASE);
+		used = __atomic_load_n(&rb_views_used, __ATOMIC_RELAXED);
+		while (used < i + 1 &&
+		       !__atomic_compare_exchange_n(&rb_views_used, &used, i + 1, false,
+						    __ATOMIC_RELEASE, __ATOMIC_RELAXED))
+			;
+		return 0;
+	}
+	return -ENOMEM;
+}
+
+/**
+ * rb_views_find - the view that @addr is in, of every buffer's views
+ * @nr_cpus: receives its CPUs
+ * Return: the view, or 0.  Context: any; lock-free.
+ */
+uintptr_t rb_views_find(const void *addr, unsigned int *nr_cpus)
+{
+	unsigned int used = __atomic_load_n(&rb_views_used, __ATOMIC_ACQUIRE);
+
+	for (unsigned int i = 0; i < used && i < RB_MAX_VIEWS; i++) {
+		uintptr_t v = __atomic_load_n(&rb_views[i].view, __ATOMIC_ACQUIRE);
+		unsigned int nr = __atomic_load_n(&rb_views[i].nr_cpus, __ATOMIC_RELAXED);
+		uintptr_t a = (uintptr_t)addr - (uintptr_t)rb_view_base(v);
+
+		if (v > RB_VIEW_CLAIMED && (uintptr_t)addr >= (uintptr_t)rb_view_base(v) &&
+		    (a >> rb_view_shift(v)) < nr) {
+			*nr_cpus = nr;
+			return v;
+		}
+	}
+	return 0;
+}
+
+/**
+ * rb_region_newest - CPU @cpu's region in the newest view of @view's mapping
+ *
+ * For a writer whose page is past the end of the view it read: a resize
+ * made a larger view before it added the page, and the view stays in
+ * rb_views[] as long as the buffer (views are never made smaller).
+ * Context: any; lock-free.
+ */
+noinline char *rb_region_newest(uintptr_t view, unsigned int cpu)
+{
+	unsigned int used = __atomic_load_n(&rb_views_used, __ATOMIC_ACQUIRE);
+	uintptr_t best = view;
+	u64 id = 0;
+	bool found = false;
+
+	for (unsigned int i = 0; i < used && i < RB_MAX_VIEWS; i++)
+		if (__atomic_load_n(&rb_views[i].view, __ATOMIC_ACQUIRE) == view) {
+			id = __atomic_load_n(&rb_views[i].map_id, __ATOMIC_RELAXED);
+			found = true;
+			break;
+		}
+	for (unsigned int i = 0; found && i < used && i < RB_MAX_VIEWS; i++) {
+		uintptr_t v = __atomic_load_n(&rb_views[i].view, __ATOMIC_ACQUIRE);
+
+		if (v > RB_VIEW_CLAIMED &&
+		    __atomic_load_n(&rb_views[i].map_id, __ATOMIC_RELAXED) == id &&
+		    rb_view_shift(v) > rb_view_shift(best))
+			best = v;
+	}
+	return rb_view_region(best, cpu);
+}
+
+/* Unmap every view of mapping @map_id, and forget them. */
+static void rb_views_unmap(u64 map_id)
+{
+	unsigned int used = __atomic_load_n(&rb_views_used, __ATOMIC_ACQUIRE);
+
+	for (unsigned int i = 0; i < used && i < RB_MAX_VIEWS; i++) {
+		struct rb_view_ent *e = &rb_views[i];
+
+		if (__atomic_load_n(&e->view, __ATOMIC_ACQUIRE) <= RB_VIEW_CLAIMED ||
+		    __atomic_load_n(&e->map_id, __ATOMIC_RELAXED) != map_id)
+			continue;
+		munmap(__atomic_load_n(&e->area, __ATOMIC_RELAXED),
+		       __atomic_load_n(&e->size, __ATOMIC_RELAXED));
+		__atomic_store_n(&e->view, 0, __ATOMIC_RELEASE);
+	}
+}
+
+/* The smallest CPU stride (log2) whose region holds @pages page ids. */
+static unsigned int rb_view_shift_for(u32 pages)
+{
+	unsigned int shift = RB_CPU_SHIFT_MIN;
+
+	while (shift < RB_CPU_SHIFT && rb_stride_pages(shift) < pages)
+		shift++;
+	return shift;
+}
+
+/* Address space for a view of @size bytes, mapped PROT_NONE until filled. */
+static char *rb_view_reserve(size_t size)
+{
+	void *area = mmap(NULL, size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+			  -1, 0);
+
+	return area == MAP_FAILED ? NULL : area;
+}
+
+/*
+ * The buffer's file and its first view, for @pages page ids per CPU.  The
+ * file (a memfd) is laid out at RB_CPU_STRIDE, as its header says, and is
+ * sparse: only what the view maps and the writers touch costs memory.
+ * Without memfds the mapping is anonymous, and its view the whole of it.
+ */
+static int rb_map(struct trace_buffer *buffer, u32 pages)
+{
+	size_t file_size = RB_HDR_SIZE + ((size_t)buffer->nr_cpus << RB_CPU_SHIFT);
+	unsigned int shift = RB_CPU_SHIFT;
+	char *map;
+
 	buffer->memfd = memfd_create("ustrace-ring-buffer", MFD_CLOEXEC);
 	if (buffer->memfd >= 0) {
-		if (ftruncate(buffer->memfd, (off_t)buffer->map_size))
+		if (ftruncate(buffer->memfd, (off_t)file_size))
 			return -errno;
-		map = mmap(NULL, buffer->map_size, PROT_READ | PROT_WRITE,
-			   MAP_SHARED | MAP_NORESERVE, buffer->memfd, 0);
+		shift = rb_view_shift_for(pages);
+		buffer->map_size = RB_HDR_SIZE + ((size_t)buffer->nr_cpus << shift);
+		map = rb_view_reserve(buffer->map_size);
+		if (!map)
+			return -errno;
+		buffer->map = map;
+		if (mmap(map, RB_HDR_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED,
+			 buffer->memfd, 0) == MAP_FAILED)
+			return -errno;
+		for (unsigned int cpu = 0; cpu < buffer->nr_cpus; cpu++)
+			if (mmap(map + RB_HDR_SIZE + ((size_t)cpu << shift), (size_t)1 << shift,
+				 PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED | MAP_NORESERVE,
+				 buffer->memfd,
+				 (off_t)(RB_HDR_SIZE + ((size_t)cpu << RB_CPU_SHIFT))) == MAP_FAILED)
+				return -errno;
 	} else {
-		map = mmap(NULL, buffer->map_size, PROT_READ | PROT_WRITE,
+		buffer->map_size = file_size;
+		map = mmap(NULL, file_size, PROT_READ | PROT_WRITE,
 			   MAP_SHARED | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+		if (map == MAP_FAILED)
+			return -errno;
+		buffer->map = map;
 	}
-	if (map == MAP_FAILED)
-		return -errno;
+	buffer->map_id = __atomic_add_fetch(&rb_next_map_id, 1, __ATOMIC_RELAXED);
+	buffer->cpu_view = rb_mkview(map + RB_HDR_SIZE, shift);
+	if (rb_views_add(buffer->cpu_view, buffer->nr_cpus, buffer->map_id, map,
+			 buffer->map_size)) {
+		buffer->map_id = 0;
+		return -ENOMEM;
+	}
 	/*
 	 * The mapping keeps the memfd alive: a descriptor kept open could be
 	 * the program's own file by the time we closed it (a daemon closes
 	 * every descriptor and opens its files under the same numbers).  In
 	 * system mode it is kept for the collector, with what it is, so that
 	 * it is never taken for the program's file (ring_buffer_foreign.c).
+	 * A view made later duplicates the mapping (mremap()), not the file.
 	 */
 	if (buffer->memfd >= 0 && rb_keeps_memfds()) {
 		struct stat st;
@@ -1102,9 +1281,61 @@ static int rb_map(struct trace_buffer *buffer)
 		close(buffer->memfd);
 		buffer->memfd = -1;
 	}
-	buffer->map = map;
-	buffer->cpu_base = (char *)map + RB_HDR_SIZE;
 	return 0;
+}
+
+/*
+ * A view in which @pages page ids fit on every CPU, if the current one is
+ * too small: the same pages mapped again (mremap() with an old size of 0
+ * duplicates a shared mapping, larger), published before any page past
+ * the old view's end enters a ring.  The old view stays mapped, for the
+ * writers that still use it (they read the view again after their tail
+ * cmpxchg) and the pointers readers were given.  Under the buffer's mutex.
+ * Return: 0, -ENOMEM (no address space for it: the resize fails, the
+ * buffer stays as it was).
+ */
+static int rb_grow_view(struct trace_buffer *buffer, u32 pages)
+{
+	uintptr_t old = buffer->cpu_view, view;
+	unsigned int shift = rb_view_shift(old), nshift = rb_view_shift_for(pages);
+	char *obase = rb_view_base(old), *area;
+	size_t size;
+
+	if (nshift <= shift)
+		return 0;
+	size = RB_HDR_SIZE + ((size_t)buffer->nr_cpus << nshift);
+	area = rb_view_reserve(size);
+	if (!area)
+		return -ENOMEM;
+	if (mremap(obase - RB_HDR_SIZE, 0, RB_HDR_SIZE, MREMAP_MAYMOVE | MREMAP_FIXED,
+		   area) == MAP_FAILED)
+		goto fail;
+	for (unsigned int cpu = 0; cpu < buffer->nr_cpus; cpu++)
+		if (mremap(obase + ((size_t)cpu << shift), 0, (size_t)1 << nshift,
+			   MREMAP_MAYMOVE | MREMAP_FIXED,
+			   area + RB_HDR_SIZE + ((size_t)cpu << nshift)) == MAP_FAILED)
+			goto fail;
+	view = rb_mkview(area + RB_HDR_SIZE, nshift);
+	if (rb_views_add(view, buffer->nr_cpus, buffer->map_id, area, size))
+		goto fail;
+	for (unsigned int cpu = 0; cpu < buffer->nr_cpus; cpu++) {
+		struct ring_buffer_per_cpu *cpu_buffer = &buffer->cpus[cpu];
+		char *region = rb_view_region(view, cpu);
+
+		pthread_mutex_lock(&cpu_buffer->reader_lock);
+		cpu_buffer->region = region;
+		cpu_buffer->meta = (struct rb_cpu_meta *)region;
+		cpu_buffer->slots = rb_slots(region);
+		pthread_mutex_unlock(&cpu_buffer->reader_lock);
+	}
+	buffer->map = area;
+	buffer->map_size = size;
+	/* Release: pairs with the acquire of rb_view(). */
+	__atomic_store_n(&buffer->cpu_view, view, __ATOMIC_RELEASE);
+	return 0;
+fail:
+	munmap(area, size);
+	return -ENOMEM;
 }
 
 static void rb_fill_header(struct trace_buffer *buffer)
@@ -1132,9 +1363,11 @@ static void rb_fill_header(struct trace_buffer *buffer)
  * @flags: RB_FL_OVERWRITE to overwrite the oldest events when full (as
  *	the kernel's default); without it, new events are dropped
  *
- * One ring per possible CPU, in a memfd mapping (address space is
- * reserved for up to RB_MAX_PAGES pages per CPU; memory is used only for
- * the pages in the ring).  The clock is trace_clock_local().
+ * One ring per possible CPU, in a memfd mapping: address space is taken
+ * for the ring's pages rounded up to a power of two per CPU (2 MiB at
+ * least, metadata included; a growing ring_buffer_resize() takes more),
+ * memory only for the pages in the ring.  The clock is
+ * trace_clock_local().
  *
  * Return: the buffer, or NULL (errno EINVAL, ENOMEM, or from memfd_create,
  * ftruncate or mmap).
@@ -1167,7 +1400,7 @@ struct trace_buffer *ring_buffer_alloc(unsigned long size, unsigned flags)
 		err = ENOMEM;
 		goto fail;
 	}
-	err = -rb_map(buffer);
+	err = -rb_map(buffer, nr_slots + 1);
 	if (err)
 		goto fail;
 	rb_fill_header(buffer);
@@ -1189,7 +1422,9 @@ struct trace_buffer *ring_buffer_alloc(unsigned long size, unsigned flags)
 	rb_fork_track(buffer);
 	return buffer;
 fail:
-	if (buffer->map)
+	if (buffer->map_id)
+		rb_views_unmap(buffer->map_id);
+	else if (buffer->map)
 		munmap(buffer->map, buffer->map_size);
 	if (buffer->memfd >= 0)
 		close(buffer->memfd);
@@ -1210,11 +1445,11 @@ void ring_buffer_free(struct trace_buffer *buffer)
 	if (!buffer)
 		return;
 	/* A reader in another process, asleep on the wake word, looks and finds it gone. */
-	rb_wake_region(buffer->cpu_base, 0);
+	rb_wake_view(buffer->cpu_view);
 	rb_fork_untrack(buffer);
 	for (unsigned int cpu = 0; cpu < buffer->nr_cpus; cpu++)
 		pthread_mutex_destroy(&buffer->cpus[cpu].reader_lock);
-	munmap(buffer->map, buffer->map_size);
+	rb_views_unmap(buffer->map_id);
 	if (rb_memfd_ours(buffer))
 		close(buffer->memfd);
 	pthread_mutex_destroy(&buffer->mutex);
@@ -1387,10 +1622,10 @@ bool ring_buffer_time_stamp_abs(struct trace_buffer *buffer)
  * trade their pages instead, all CPUs at once:
  *
  *	a (struct trace_buffer)            b (struct trace_buffer)
- *	  cpu_base ──┐     ┌── cpu_base ◀─┐
+ *	  cpu_view ──┐     ┌── cpu_view ◀─┐
  *	  cpus ──────┼──┐  │               │
  *	             ▼  ▼  ▼               │
- *	        mapping A   mapping B ◀────┘  (cpu_base, cpus, map, memfd
+ *	        mapping A   mapping B ◀────┘  (cpu_view, cpus, map, memfd
  *	                                      exchanged by the swap)
  *
  * The swap holds both buffers' mutexes, which reset, resize and the clock
@@ -1398,17 +1633,18 @@ bool ring_buffer_time_stamp_abs(struct trace_buffer *buffer)
  * @wait false it only tries them (pthread_mutex_trylock()).  Writers take
  * no lock:
  *
- *  - a writer reads cpu_base once (rb_cpu_base(), an acquire that pairs
+ *  - a writer reads cpu_view once (rb_view(), an acquire that pairs
  *    with the release stores below), reserves and fills its event in that
  *    mapping, and commits into the slot word of the page it reserved in;
  *  - the commit finds the page from the event's address, in either
- *    mapping (rb_locate(): cpu_base, then pair_base[]), so an event
+ *    mapping (rb_locate(): cpu_view, then pair_view[]), so an event
  *    reserved before a swap lands in the buffer it was reserved in, now
  *    the other one: the event that triggered a conditional snapshot is in
- *    the snapshot, as in the kernel.  pair_base[] is set by the first
- *    swap, before cpu_base changes, and never changes again: a writer
- *    that sees the new cpu_base (acquire) sees pair_base too;
- *  - readers look cpu_base and cpus up atomically (rb_cpu_buffer(), an
+ *    the snapshot, as in the kernel.  pair_view[] is set by the first
+ *    swap, before cpu_view changes, and never changes again: a writer
+ *    that sees the new cpu_view (acquire) sees pair_view too (views made
+ *    since, by resizes, are found by address: rb_views_find());
+ *  - readers look cpu_view and cpus up atomically (rb_cpu_buffer(), an
  *    acquire) and keep what they got for the rest of one operation: an
  *    iterator opened before a swap reads on in the pages it started with.
  *
@@ -1439,12 +1675,12 @@ static int rb_lock_pair(struct trace_buffer *a, struct trace_buffer *b, bool wai
  */
 static bool rb_swappable(struct trace_buffer *a, struct trace_buffer *b)
 {
-	char *pa = a->pair_base[0], *pb = b->pair_base[0];
+	uintptr_t pa = a->pair_view[0], pb = b->pair_view[0];
 
 	if (a->nr_cpus != b->nr_cpus)
 		return false;
 	if (pa || pb) {
-		if (pa != pb || a->pair_base[1] != b->pair_base[1])
+		if (pa != pb || a->pair_view[1] != b->pair_view[1])
 			return false;
 	}
 	for (unsigned int cpu = 0; cpu < a->nr_cpus; cpu++)
@@ -1486,7 +1722,8 @@ int ring_buffer_swap(struct trace_buffer *a, struct trace_buffer *b, bool wait,
 		     bool (*cond)(void *cond_arg), void *cond_arg)
 {
 	struct ring_buffer_per_cpu *cpus;
-	char *base;
+	uintptr_t view;
+	u64 map_id;
 	void *map;
 	size_t size;
 	int err, fd;
@@ -1504,25 +1741,26 @@ int ring_buffer_swap(struct trace_buffer *a, struct trace_buffer *b, bool wait,
 		err = -ECANCELED;
 	if (err)
 		goto out;
-	if (!a->pair_base[0]) {
-		/* Before cpu_base changes: see rb_locate(). */
-		char *pa = a->cpu_base, *pb = b->cpu_base;
+	if (!a->pair_view[0]) {
+		/* Before cpu_view changes: see rb_locate(). */
+		uintptr_t pa = a->cpu_view, pb = b->cpu_view;
 
-		__atomic_store_n(&a->pair_base[0], pa, __ATOMIC_RELAXED);
-		__atomic_store_n(&a->pair_base[1], pb, __ATOMIC_RELAXED);
-		__atomic_store_n(&b->pair_base[0], pa, __ATOMIC_RELAXED);
-		__atomic_store_n(&b->pair_base[1], pb, __ATOMIC_RELAXED);
+		__atomic_store_n(&a->pair_view[0], pa, __ATOMIC_RELAXED);
+		__atomic_store_n(&a->pair_view[1], pb, __ATOMIC_RELAXED);
+		__atomic_store_n(&b->pair_view[0], pa, __ATOMIC_RELAXED);
+		__atomic_store_n(&b->pair_view[1], pb, __ATOMIC_RELAXED);
 	}
-	/* Release: pairs with the acquire loads of rb_cpu_base() and rb_cpu_buffer(). */
-	base = a->cpu_base;
-	__atomic_store_n(&a->cpu_base, b->cpu_base, __ATOMIC_RELEASE);
-	__atomic_store_n(&b->cpu_base, base, __ATOMIC_RELEASE);
+	/* Release: pairs with the acquire loads of rb_view() and rb_cpu_buffer(). */
+	view = a->cpu_view;
+	__atomic_store_n(&a->cpu_view, b->cpu_view, __ATOMIC_RELEASE);
+	__atomic_store_n(&b->cpu_view, view, __ATOMIC_RELEASE);
 	cpus = a->cpus;
 	__atomic_store_n(&a->cpus, b->cpus, __ATOMIC_RELEASE);
 	__atomic_store_n(&b->cpus, cpus, __ATOMIC_RELEASE);
 	/* Read only at allocation and by ring_buffer_free(). */
 	map = a->map, a->map = b->map, b->map = map;
 	size = a->map_size, a->map_size = b->map_size, b->map_size = size;
+	map_id = a->map_id, a->map_id = b->map_id, b->map_id = map_id;
 	fd = a->memfd, a->memfd = b->memfd, b->memfd = fd;
 	dev = a->memfd_dev, a->memfd_dev = b->memfd_dev, b->memfd_dev = dev;
 	ino = a->memfd_ino, a->memfd_ino = b->memfd_ino, b->memfd_ino = ino;
@@ -1533,8 +1771,8 @@ int ring_buffer_swap(struct trace_buffer *a, struct trace_buffer *b, bool wait,
 			 __ATOMIC_RELAXED);
 	rb_update_fast(b);
 	/* Readers of either sleep on the word of the pages they had: both look again. */
-	rb_wake_region(a->cpu_base, 0);
-	rb_wake_region(b->cpu_base, 0);
+	rb_wake_view(a->cpu_view);
+	rb_wake_view(b->cpu_view);
 out:
 	pthread_mutex_unlock(&b->mutex);
 	pthread_mutex_unlock(&a->mutex);

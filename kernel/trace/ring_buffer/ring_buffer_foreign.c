@@ -73,7 +73,7 @@ bool rb_memfd_ours(const struct trace_buffer *buffer)
 /**
  * ring_buffer_memfd - a new descriptor of the buffer's memory
  * @buffer: the buffer
- * @size:   receives the mapping's size
+ * @size:   receives the file's size (what the collector maps)
  *
  * Return: a close-on-exec descriptor the caller owns, or -ENOENT (the
  * memfd was not kept, or the program closed it), -errno of dup.
@@ -88,7 +88,8 @@ int ring_buffer_memfd(struct trace_buffer *buffer, size_t *size)
 	rb_fd_use_end();
 	if (fd < 0)
 		fd = rb_memfd_ours(buffer) ? -errno : -ENOENT;
-	*size = buffer->map_size;
+	/* The file's size: its CPU regions are RB_CPU_STRIDE apart, whatever our view. */
+	*size = RB_HDR_SIZE + ((size_t)buffer->nr_cpus << RB_CPU_SHIFT);
 	pthread_mutex_unlock(&buffer->mutex);
 	return fd;
 }

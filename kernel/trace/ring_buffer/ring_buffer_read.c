@@ -1167,6 +1167,6 @@ void ring_buffer_wake_waiters(struct trace_buffer *buffer, int cpu)
 	(void)cpu;
 	if (buffer) {
 		__atomic_add_fetch(&buffer->wake_all, 1, __ATOMIC_SEQ_CST);
-		rb_wake_region(rb_cpu_base(buffer), 0);
+		rb_wake_view(rb_view(buffer));
 	}
 }
