@@ -41,6 +41,28 @@ same "with two pids" 2 "$(grep ' foo_bar: ' "$tmp/two.txt" | awk '{print $1}' | 
 check "only the event asked for" bash -c "! grep -q ' foo_array: ' '$tmp/two.txt'"
 check "in time order" bash -c "grep ' foo_bar: ' '$tmp/two.txt' | awk '{ t = \$3 + 0; if (t < last) exit 1; last = t }'"
 
+# Two different programs, each numbering its own events from 21
+# (sample_trace:foo_bar and scribble:scribble_tick are both 21 in their
+# programs): the collector's tree gives one id to each format (format,
+# id files), and the pages of trace_pipe_raw carry those ids, so that
+# trace-cmd names every event right (system-mode.rst, "Event ids").
+scr=$objtree/selftests/collector/coll-scribble
+"$scr" >"$tmp/scr.out" 2>&1 &
+s=$!
+wait_for 10 grep -q ready "$tmp/scr.out"
+kill -TERM "$s"; wait "$s"
+same "two programs' events of one id in themselves have two ids in the tree" 2 \
+	"$(cat "$T/events/sample_trace/foo_bar/id" "$T/events/scribble/scribble_tick/id" | sort -u | wc -l)"
+same "the format files say the same ids" \
+	"$(cat "$T/events/sample_trace/foo_bar/id" "$T/events/scribble/scribble_tick/id")" \
+	"$(grep -h '^ID: ' "$T/events/sample_trace/foo_bar/format" "$T/events/scribble/scribble_tick/format" | cut -c5-)"
+timeout "$TOOL_TIMEOUT" "$ustrace" trace-cmd record -e sample_trace -e scribble -o "$tmp/mix.dat" \
+	sh -c "'$app' -n 3 -p 100000 & '$scr' >'$tmp/scr2.out' & s=\$!; sleep 1; kill -TERM \$s; wait" \
+	>/dev/null 2>&1
+trace-cmd report "$tmp/mix.dat" >"$tmp/mix.txt" 2>/dev/null
+same "both programs' events, each named right" "3 1000 0" \
+	"$(grep -c ' foo_bar: *foo hello' "$tmp/mix.txt") $(grep -c ' scribble_tick: *n=' "$tmp/mix.txt") $(grep -c UNKNOWN "$tmp/mix.txt")"
+
 # Two programs on one CPU, their events interleaved: the CPU's stream is
 # in time order event by event, as the kernel's one buffer is (a page of
 # one program that runs past the other's next event is given in two).

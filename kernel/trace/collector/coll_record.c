@@ -46,6 +46,9 @@ struct coll_record {
 	struct ustrace_clock_scale scale;
 	char			*header_page, *header_event, *clock_list, *cmdlines;
 	size_t			cmdlines_len;
+	uint32_t		*ids;		/* the program's event id -> the tree's (0: none) */
+	uint32_t		nr_ids;
+	off_t			ids_log_size;	/* the format log's size when ids was made */
 };
 
 static struct trace_dat_format *rec_log_formats(int fd, char **cmdlines, size_t *cmdlines_len);
@@ -54,6 +57,235 @@ static pthread_mutex_t rec_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct coll_record *records;
 static int dumping;		/* under rec_lock: no record is freed meanwhile */
 static uint64_t next_record_id;
+
+/* ------------------------------------------------------------------
+ * Event ids (system-mode.rst, "Event ids")
+ *
+ * Each program numbers its events itself, from 21 up in the order they
+ * register; the kernel's ids are one number space.  The collector's tree
+ * gives each format one id: the first program's id for it when no other
+ * format has that id yet, else the next free one.  The tree's format and
+ * id files say these ids (coll_ids_text()), and the pages of its
+ * trace_pipe_raw carry them (coll_ids_page()): what a tool reads from the
+ * one tree is consistent.  ftrace's events are the same in every program
+ * and keep their ids.
+ */
+
+struct coll_id {
+	struct coll_id	*next;
+	char		*system;
+	char		*key;		/* the format without its "ID: " line */
+	size_t		key_len;
+	uint32_t	id;
+};
+
+static pthread_mutex_t id_lock = PTHREAD_MUTEX_INITIALIZER;	/* after rec_lock */
+static struct coll_id *coll_ids;
+static uint32_t coll_ids_max = 20;
+
+/* Where the "ID: N" line of a format is, its value; false if none. */
+static bool fmt_id_line(const char *text, size_t len, size_t *at, size_t *end, uint32_t *id)
+{
+	const char *nl = memchr(text, '\n', len), *e;
+	char *after;
+	unsigned long v;
+
+	if (!nl || (size_t)(nl + 1 - text) + 4 > len || strncmp(nl + 1, "ID: ", 4))
+		return false;
+	e = memchr(nl + 1, '\n', len - (size_t)(nl + 1 - text));
+	if (!e)
+		return false;
+	v = strtoul(nl + 5, &after, 10);
+	if (after == nl + 5 || after != e || v > UINT16_MAX)
+		return false;
+	*at = (size_t)(nl + 1 - text);
+	*end = (size_t)(e + 1 - text);
+	*id = (uint32_t)v;
+	return true;
+}
+
+/*
+ * The tree's id of the format @text of @system (whose own id is in its
+ * "ID: " line), given on first sight.  Return: the id, or 0 for a text
+ * that is no format or an ftrace event's (which keeps its own).
+ */
+uint32_t coll_id_of(const char *system, const char *text, size_t len)
+{
+	size_t at, end, klen;
+	struct coll_id *c, *n = NULL;
+	uint32_t own, id = 0;
+	bool taken = false;
+	char *key;
+
+	if (!strcmp(system, "ftrace") || !fmt_id_line(text, len, &at, &end, &own))
+		return 0;
+	klen = len - (end - at);
+	key = malloc(klen + 1);
+	if (!key)
+		return 0;
+	memcpy(key, text, at);
+	memcpy(key + at, text + end, len - end);
+	pthread_mutex_lock(&id_lock);
+	for (c = coll_ids; c && !id; c = c->next) {
+		if (c->key_len == klen && !strcmp(c->system, system) && !memcmp(c->key, key, klen))
+			id = c->id;
+		taken |= c->id == own;
+	}
+	if (!id && coll_ids_max < UINT16_MAX && (n = calloc(1, sizeof(*n))) &&
+	    (n->system = strdup(system))) {
+		n->id = !taken && own > 20 ? own : coll_ids_max + 1;
+		n->key = key, n->key_len = klen, key = NULL;
+		n->next = coll_ids;
+		coll_ids = n;
+		coll_ids_max = n->id > coll_ids_max ? n->id : coll_ids_max;
+		id = n->id;
+	} else if (n) {
+		free(n);
+	}
+	pthread_mutex_unlock(&id_lock);
+	free(key);
+	return id;
+}
+
+/* The tree's id of the first format seen of event @name of @system, or 0. */
+static uint32_t coll_id_by_name(const char *system, const char *name)
+{
+	size_t nl = strlen(name);
+	uint32_t id = 0;
+
+	pthread_mutex_lock(&id_lock);
+	/* Newest first: the last one found is the first seen. */
+	for (struct coll_id *c = coll_ids; c; c = c->next)
+		if (!strcmp(c->system, system) && c->key_len > nl + 7 &&
+		    !strncmp(c->key, "name: ", 6) && !strncmp(c->key + 6, name, nl) &&
+		    c->key[6 + nl] == '\n')
+			id = c->id;
+	pthread_mutex_unlock(&id_lock);
+	return id;
+}
+
+/**
+ * coll_ids_text - an events/SYS/EVENT/format or id text, with the tree's id
+ * @path: the file's path in the tree (instances/NAME/ before events/ too)
+ * @text: what a member's file said (malloc()ed), @len bytes; replaced
+ *
+ * A format says the id of its format; an id file the id of the first
+ * format of that name (the one the tree shows: a program whose format
+ * differs is refused that event).
+ */
+void coll_ids_text(const char *path, char **text, size_t *len)
+{
+	char system[NAME_MAX + 1], name[NAME_MAX + 1], *out;
+	const char *p = strstr(path, "events/"), *s, *e, *b;
+	size_t at, end;
+	uint32_t own, id;
+	int n;
+
+	if (!p || (p != path && p[-1] != '/') || !*text)
+		return;
+	s = p + 7;
+	e = strchr(s, '/');
+	b = e ? strchr(e + 1, '/') : NULL;
+	if (!e || !b || strchr(b + 1, '/') || (size_t)(e - s) > NAME_MAX)
+		return;
+	memcpy(system, s, (size_t)(e - s));
+	system[e - s] = 0;
+	if (!strcmp(b + 1, "format")) {
+		id = coll_id_of(system, *text, *len);
+		if (!id || !fmt_id_line(*text, *len, &at, &end, &own) || own == id)
+			return;
+		out = malloc(*len + 16);
+		if (!out)
+			return;
+		memcpy(out, *text, at);
+		n = sprintf(out + at, "ID: %u\n", id);
+		memcpy(out + at + (size_t)n, *text + end, *len - end);
+		*len = at + (size_t)n + (*len - end);
+		free(*text);
+		*text = out;
+	} else if (!strcmp(b + 1, "id") && (size_t)(b - e - 1) <= NAME_MAX) {
+		memcpy(name, e + 1, (size_t)(b - e - 1));
+		name[b - e - 1] = 0;
+		id = coll_id_by_name(system, name);
+		if (!id || !(out = malloc(16)))
+			return;
+		*len = (size_t)sprintf(out, "%u\n", id);
+		free(*text);
+		*text = out;
+	}
+}
+
+/* Make @r's map of ids from its format log, if the log grew.  Under rec_lock. */
+static void rec_ids_locked(struct coll_record *r)
+{
+	struct trace_dat_format *formats, *f, *next;
+	struct stat st;
+	uint32_t *v;
+
+	if (r->fmt_fd < 0 || fstat(r->fmt_fd, &st) || st.st_size == r->ids_log_size)
+		return;
+	formats = rec_log_formats(r->fmt_fd, NULL, NULL);
+	for (f = formats; f; f = next) {
+		size_t at, end;
+		uint32_t own, id;
+
+		next = f->next;
+		if (!f->ftrace && fmt_id_line(f->text, f->len, &at, &end, &own) &&
+		    (id = coll_id_of(f->system, f->text, f->len))) {
+			if (own >= r->nr_ids && (v = realloc(r->ids, (own + 1) * sizeof(*v)))) {
+				memset(v + r->nr_ids, 0, (own + 1 - r->nr_ids) * sizeof(*v));
+				r->ids = v;
+				r->nr_ids = own + 1;
+			}
+			if (own < r->nr_ids)
+				r->ids[own] = id;
+		}
+		free(f);
+	}
+	r->ids_log_size = st.st_size;
+}
+
+/* The records of a page copy of @r's buffer, with the tree's ids.  Under rec_lock. */
+static void rec_ids_page_locked(struct coll_record *r, void *page)
+{
+	uint32_t at = 0, len;
+	uint64_t stamp = 0;
+	const void *data;
+	bool fresh = false;
+	uint16_t type;
+
+	while (ring_buffer_foreign_event(page, &at, &stamp, &data, &len)) {
+		if (len < sizeof(type))
+			continue;
+		memcpy(&type, data, sizeof(type));
+		if (type < 21)
+			continue;
+		if ((type >= r->nr_ids || !r->ids[type]) && !fresh) {
+			rec_ids_locked(r);	/* an event registered since */
+			fresh = true;
+		}
+		if (type < r->nr_ids && r->ids[type]) {
+			type = (uint16_t)r->ids[type];
+			memcpy((void *)data, &type, sizeof(type));
+		}
+	}
+}
+
+/**
+ * coll_ids_pages - pages of a process's trace_pipe_raw (an instance's), with the tree's ids
+ * @p: the process; @buf, @len: whole pages
+ */
+void coll_ids_pages(struct coll_proc *p, void *buf, size_t len)
+{
+	struct coll_record *r;
+
+	pthread_mutex_lock(&rec_lock);
+	for (r = records; r && r->proc != p; r = r->next)
+		;
+	for (size_t off = 0; r && off + RB_PAGE_SIZE <= len; off += RB_PAGE_SIZE)
+		rec_ids_page_locked(r, (char *)buf + off);
+	pthread_mutex_unlock(&rec_lock);
+}
 
 /* ------------------------------------------------------------------
  * Reading a process's files
@@ -143,6 +375,7 @@ static char *rec_read(struct coll_proc *p, const char *path, size_t *lenp)
 
 static void rec_free(struct coll_record *r)
 {
+	free(r->ids);
 	if (r->map)
 		munmap(r->map, r->size);
 	if (r->memfd >= 0)
@@ -229,6 +462,7 @@ void coll_record_buffer(struct coll_proc *p, int *fds, const struct ustrace_cloc
 	r->id = ++next_record_id;
 	r->next = records;
 	records = r;
+	rec_ids_locked(r);	/* its events' ids in the tree, given now */
 	pthread_mutex_unlock(&rec_lock);
 }
 
@@ -595,11 +829,12 @@ static struct coll_record *coll_raw_record(uint64_t id)
 
 /* Take the next page of @rec into @s (whole only unless @partial); whether there was one. */
 static bool coll_raw_take(struct coll_raw *raw, struct coll_raw_src *s,
-			  const struct coll_record *rec, bool partial)
+			  struct coll_record *rec, bool partial)
 {
 	if (ring_buffer_foreign_read(rec->map, rec->size, raw->cpu, &s->pos, s->page,
 				     partial) != 1)
 		return false;
+	rec_ids_page_locked(rec, s->page);
 	s->has = true;
 	s->stamp = ring_buffer_foreign_first(s->page);
 	return true;
@@ -692,7 +927,7 @@ ssize_t coll_raw_read(struct coll_raw *raw, void *buf, size_t size)
 		}
 	}
 	if (s && !s->has) {
-		const struct coll_record *rec = coll_raw_record(s->id);
+		struct coll_record *rec = coll_raw_record(s->id);
 
 		if (!coll_raw_take(raw, s, rec, true))
 			s = NULL;

@@ -699,8 +699,11 @@ void coll_tree_learn_format(const char *system, const char *text, size_t len)
 	name[q - p] = 0;
 	if (strchr(name, '/') || !strcmp(name, ".") || !strcmp(name, ".."))
 		return;
+	/* Its id in the tree, given now if it is new (coll_record.c). */
 	if ((size_t)(q + 1 - text) + 4 < len && !strncmp(q + 1, "ID: ", 4))
 		idn = strtol(q + 5, NULL, 10);
+	if (coll_id_of(system, text, len))
+		idn = coll_id_of(system, text, len);
 	pthread_mutex_lock(&tree_lock);
 	root = node_by_ino_locked(TFS_ROOT_INO);
 	ev = root ? learn_node_locked(root, "events", S_IFDIR | 0750) : NULL;
@@ -1581,6 +1584,9 @@ static int cfile_snap(struct cfile *f)
 		}
 		pthread_mutex_unlock(&tree_lock);
 	}
+	if (!err && f->kind == F_FIRST && f->snap &&
+	    (!strcmp(base_name(f->node->path), "format") || !strcmp(base_name(f->node->path), "id")))
+		coll_ids_text(f->node->path, &f->snap, &f->snap_len);
 	for (i = 0; i < f->nr + 2; i++)
 		free(texts[i]);
 	free(texts);
@@ -1618,6 +1624,8 @@ static ssize_t tree_read(struct tfs_file *file, char *buf, size_t size, off_t of
 				ret = tfs_read(f->m[i].local, buf, n, 0);
 			if (ret == 0 || ret == -ECONNRESET || ret == -ETIMEDOUT || ret == -EBADF)
 				ret = -EAGAIN;
+			if (ret > 0 && f->m[i].proc && !strcmp(base_name(f->node->path), "trace_pipe_raw"))
+				coll_ids_pages(f->m[i].proc, buf, (size_t)ret);	/* the tree's ids */
 			if (ret > 0)
 				f->next_pipe = (i + 1) % f->nr;
 		}

@@ -110,6 +110,15 @@ void coll_records_clear(void);
 /* The saved_cmdlines of every kept record, one text (malloc()ed). */
 char *coll_records_cmdlines(size_t *len);
 
+/*
+ * The tree's event ids (coll_record.c): one per format, whichever program
+ * it comes from; for a format text (0: none, or an ftrace event), in a
+ * format or id file's text, in pages of a process's trace_pipe_raw.
+ */
+uint32_t coll_id_of(const char *system, const char *text, size_t len);
+void coll_ids_text(const char *path, char **text, size_t *len);
+void coll_ids_pages(struct coll_proc *p, void *buf, size_t len);
+
 /* trace: the lines of the events of the programs gone, in time order (malloc()ed). */
 char *coll_records_trace(size_t *len);
 
