@@ -691,6 +691,7 @@ void coll_tree_learn_format(const char *system, const char *text, size_t len)
 	struct node *root, *ev, *sys, *e, *c;
 	const char *p = len > 6 && !strncmp(text, "name: ", 6) ? text + 6 : NULL, *q;
 	long idn = -1;
+	uint32_t tree_id;
 
 	if (!p || !(q = memchr(p, '\n', len - 6)) || q == p || q - p > NAME_MAX ||
 	    strchr(system, '/') || !strcmp(system, ".") || !strcmp(system, ".."))
@@ -702,8 +703,9 @@ void coll_tree_learn_format(const char *system, const char *text, size_t len)
 	/* Its id in the tree, given now if it is new (coll_record.c). */
 	if ((size_t)(q + 1 - text) + 4 < len && !strncmp(q + 1, "ID: ", 4))
 		idn = strtol(q + 5, NULL, 10);
-	if (coll_id_of(system, text, len))
-		idn = coll_id_of(system, text, len);
+	tree_id = coll_id_of(system, text, len);
+	if (tree_id)
+		idn = tree_id;
 	pthread_mutex_lock(&tree_lock);
 	root = node_by_ino_locked(TFS_ROOT_INO);
 	ev = root ? learn_node_locked(root, "events", S_IFDIR | 0750) : NULL;
