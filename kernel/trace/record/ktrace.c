@@ -297,7 +297,11 @@ static int kt_set_clock(struct ustrace_kernel *k, const char *want)
 	return err;
 }
 
-/* 4 KiB pages: the size of ours, and the kernel's default. */
+/*
+ * 4 KiB pages: the size of ours, and the kernel's default.  Written only
+ * when the instance has another size: some kernels refuse the write
+ * (EPERM) even of the size it has.
+ */
 static int kt_set_buffer(struct ustrace_kernel *k, unsigned long kb)
 {
 	char path[PATH_MAX + 64], num[32];
@@ -305,8 +309,11 @@ static int kt_set_buffer(struct ustrace_kernel *k, unsigned long kb)
 
 	kt_path(path, sizeof(path), k->inst, "buffer_subbuf_size_kb");
 	if (!access(path, F_OK)) {
-		err = kt_inst_write(k, "buffer_subbuf_size_kb", "4");
-		if (err)
+		char *cur = kt_read_file(path, NULL);
+		bool four = cur && strtoul(cur, NULL, 10) == 4;
+
+		free(cur);
+		if (!four && (err = kt_inst_write(k, "buffer_subbuf_size_kb", "4")))
 			return err;
 	}
 	snprintf(num, sizeof(num), "%lu", kb ? kb : KT_DEFAULT_KB);
