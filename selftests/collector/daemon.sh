@@ -253,6 +253,53 @@ else
 	skip "another user's socket and program" "needs root and setpriv"
 fi
 
+# --group: the programs of that group's members are taken too (a root
+# collector for a group of users); the others' still are not, and a
+# member may register but not dump the others' events.
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+	stop_daemon
+	"$ustrace" daemon --rundir "$USTRACE_RUNDIR" --group 4242 --learn "$app" >>"$tmp/daemon.log" 2>&1 &
+	dpid=$!
+	check "a collector with --group serves" \
+		wait_for 20 test -e "$T/README" -a -S "$USTRACE_RUNDIR/collector.sock"
+	same "its run directory is the group's to enter" "750 4242" \
+		"$(stat -c '%a %g' "$USTRACE_RUNDIR")"
+	same "its socket is the group's to connect to" "srwxrwx--- 4242" \
+		"$(stat -c '%A %g' "$USTRACE_RUNDIR/collector.sock")"
+	echo 1 >"$T/events/sample_trace/foo_bar/enable"
+	cleared
+	chmod 755 "$tmp"
+	setpriv --reuid 65534 --regid 65534 --groups 4242 env USTRACE_RUNDIR="$USTRACE_RUNDIR" \
+		LD_LIBRARY_PATH="$LD_LIBRARY_PATH" "$tmp/app-nobody" -n 3 -p 0 >/dev/null 2>"$tmp/member.err" &
+	member=$!
+	wait "$member"
+	same "a member's program runs" 0 "$?"
+	check "its events are in the collector's trace" \
+		wait_for 10 bash -c 'grep -v "^#" "$1" | grep -q "app-nobody-[0-9]* .*foo_bar: foo hello 2 "' _ "$T/trace"
+	check "and it was not refused" bash -c '! grep -q "refused process $1 " "$2"' _ "$member" "$tmp/daemon.log"
+	setpriv --reuid 65534 --regid 65534 --groups 4243 env USTRACE_RUNDIR="$USTRACE_RUNDIR" \
+		LD_LIBRARY_PATH="$LD_LIBRARY_PATH" "$tmp/app-nobody" -n 1 -p 0 >/dev/null 2>"$tmp/stranger.err"
+	same "a program of another group runs" 0 "$?"
+	check "untraced: it cannot enter the run directory" \
+		bash -c '! grep -q "refused process [0-9]* of uid 65534: .* group 4242" "$1"' _ "$tmp/daemon.log"
+	# Past the directory (opened by hand), the collector itself refuses it.
+	chmod 755 "$USTRACE_RUNDIR"; chmod 777 "$USTRACE_RUNDIR/collector.sock"
+	setpriv --reuid 65534 --regid 65534 --groups 4243 env USTRACE_RUNDIR="$USTRACE_RUNDIR" \
+		LD_LIBRARY_PATH="$LD_LIBRARY_PATH" "$tmp/app-nobody" -n 1 -p 0 >/dev/null 2>"$tmp/stranger.err"
+	chmod 750 "$USTRACE_RUNDIR"; chmod 770 "$USTRACE_RUNDIR/collector.sock"
+	check "the collector refuses it, naming the group" \
+		grep -q "refused process [0-9]* of uid 65534: this collector takes uid 0 and the members of group 4242 only" "$tmp/daemon.log"
+	setpriv --reuid 65534 --regid 65534 --groups 4242 env LD_LIBRARY_PATH="$LD_LIBRARY_PATH" \
+		"$ustrace" dump --rundir "$USTRACE_RUNDIR" -o /dev/null >/dev/null 2>"$tmp/mdump.err"
+	check "a member's dump is refused" \
+		grep -q "refused a dump by process [0-9]* of uid 65534: only uid 0 may dump" "$tmp/daemon.log"
+	stop_daemon
+	chgrp 0 "$USTRACE_RUNDIR"; chmod 700 "$USTRACE_RUNDIR" "$tmp"
+	check "a collector without --group starts once more" start_daemon
+else
+	skip "--group" "needs root and setpriv"
+fi
+
 # --learn: the events of a program that never ran, from its ELF object,
 # so that they can be enabled before it starts.
 stop_daemon

@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <grp.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,13 +54,14 @@ int learn_object(const char *rundir, const char *path)
 static void daemon_usage(FILE *out)
 {
 	fprintf(out,
-		"usage: ustrace daemon [--rundir DIR] [-o OPTIONS] [--learn OBJECT]...\n"
-		"                      [--daemonize]\n"
+		"usage: ustrace daemon [--rundir DIR] [-o OPTIONS] [--group GROUP]\n"
+		"                      [--learn OBJECT]... [--daemonize]\n"
 		"Be the collector: serve one tracefs at RUNDIR/tracing for every\n"
 		"traced program of this user, which programs join when they start.\n"
 		"  --rundir DIR   the run directory (default $USTRACE_RUNDIR, else\n"
 		"                 /run/ustrace as root, $XDG_RUNTIME_DIR/ustrace)\n"
 		"  -o OPTIONS     the tracefs mount's options: gid=N, allow_other\n"
+		"  --group GROUP  take the programs of this group's members too\n"
 		"  --learn OBJECT list the events the ELF OBJECT defines before it runs\n"
 		"  --daemonize    go to the background once the tree is mounted\n");
 }
@@ -94,6 +96,31 @@ static void on_ready(void)
 		close(ready_fd);
 		ready_fd = -1;
 	}
+}
+
+/*
+ * --group NAME or GID: the collector's option group=GID, added to the
+ * mount's options.  Return: the options, or NULL (said why).
+ */
+static char *group_option(const char *options, const char *group)
+{
+	struct group *gr = getgrnam(group);
+	unsigned long gid;
+	char *end, *s;
+
+	if (gr) {
+		gid = gr->gr_gid;
+	} else {
+		errno = 0;
+		gid = strtoul(group, &end, 10);
+		if (errno || end == group || *end || *group == '-' || gid >= (gid_t)-1) {
+			ustrace_err("daemon: --group %s: no such group", group);
+			return NULL;
+		}
+	}
+	if (asprintf(&s, "%s%sgroup=%lu", options ? options : "", options ? "," : "", gid) < 0)
+		return NULL;
+	return s;
 }
 
 /* Fork; the parent waits for the child's word that the tree is mounted. */
@@ -131,11 +158,13 @@ int cmd_daemon(int argc, char **argv)
 		{ "rundir",	required_argument, NULL, 'r' },
 		{ "daemonize",	no_argument,	   NULL, 'd' },
 		{ "learn",	required_argument, NULL, 'l' },
+		{ "group",	required_argument, NULL, 'g' },
 		{ "help",	no_argument,	   NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct sigaction sa = { .sa_handler = on_stop };
-	const char *options = NULL;
+	const char *options = NULL, *group = NULL;
+	char *all_options = NULL;
 	bool detach = false;
 	int c, err;
 
@@ -149,6 +178,9 @@ int cmd_daemon(int argc, char **argv)
 			break;
 		case 'd':
 			detach = true;
+			break;
+		case 'g':
+			group = optarg;
 			break;
 		case 'l': {
 			char **v = realloc(learn, (size_t)(nr_learn + 1) * sizeof(*v));
@@ -171,6 +203,12 @@ int cmd_daemon(int argc, char **argv)
 		daemon_usage(stderr);
 		return 2;
 	}
+	if (group) {
+		all_options = group_option(options, group);
+		if (!all_options)
+			return 2;
+		options = all_options;
+	}
 	if (detach && (err = daemonize())) {
 		ustrace_err("daemon: %s", strerror(-err));
 		return 1;
@@ -181,6 +219,7 @@ int cmd_daemon(int argc, char **argv)
 	sigaction(SIGHUP, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 	err = ustrace_collector_run(run_dir, options, on_ready);
+	free(all_options);
 	if (err) {
 		ustrace_err("daemon: %s: %s", run_dir ? run_dir : "the run directory",
 			    err == -EBUSY ? "another collector serves it" : strerror(-err));

@@ -10,8 +10,10 @@
  * $XDG_RUNTIME_DIR/ustrace for the others) is made 0700 if missing, and
  * refused if it belongs to someone else or others may write into it.
  * It holds collector.lock (flock: one collector per directory),
- * collector.sock (0600) and tracing/.  A program is accepted when its
- * SO_PEERCRED uid is the collector's.
+ * collector.sock (0700) and tracing/.  A program is accepted when its
+ * SO_PEERCRED uid is the collector's, or, with the option group=GID,
+ * when that group is one of its groups (then the directory is 0750 and
+ * the socket 0770, both of that group, so that its members reach them).
  *
  * Threads: the caller's (ustrace_collector_run()) accepts and registers;
  * the FUSE server's workers make the calls into the processes
@@ -43,6 +45,8 @@
 
 #define COLL_HELLO_READ_MS	500
 #define COLL_BACKLOG		64
+/* SO_PEERGROUPS: at most this many groups of a peer are looked at. */
+#define COLL_PEER_GROUPS	256
 
 struct coll_proc {
 	struct coll_proc	*next;
@@ -516,6 +520,58 @@ static bool coll_is_dump(int sock, const struct coll_msg *m)
 	return true;
 }
 
+/* The group whose members' programs are taken too (group=GID), or -1. */
+static gid_t coll_group = (gid_t)-1;
+
+/*
+ * Is coll_group one of the peer's groups: its effective gid, or one of
+ * its supplementary groups as the kernel gives them for the socket
+ * (SO_PEERGROUPS, the peer's at connect()), not as /etc/group says.
+ */
+static bool coll_peer_in_group(int sock, const struct ucred *cred)
+{
+	gid_t groups[COLL_PEER_GROUPS];
+	socklen_t len = sizeof(groups);
+
+	if (coll_group == (gid_t)-1)
+		return false;
+	if (cred->gid == coll_group)
+		return true;
+	if (getsockopt(sock, SOL_SOCKET, SO_PEERGROUPS, groups, &len))
+		return false;
+	for (size_t i = 0; i < len / sizeof(*groups); i++)
+		if (groups[i] == coll_group)
+			return true;
+	return false;
+}
+
+static void coll_refuse_peer(const struct ucred *cred)
+{
+	if (coll_group == (gid_t)-1)
+		coll_log(true, "refused process %d of uid %u: this collector takes uid %u only",
+			 (int)cred->pid, (unsigned int)cred->uid, (unsigned int)geteuid());
+	else
+		coll_log(true, "refused process %d of uid %u: this collector takes uid %u "
+			 "and the members of group %u only", (int)cred->pid,
+			 (unsigned int)cred->uid, (unsigned int)geteuid(),
+			 (unsigned int)coll_group);
+}
+
+/*
+ * A dump hands over every program's events: the collector's user's only,
+ * not the group's members' (they may register, not read the others').
+ */
+static bool coll_refuse_dump(int sock, const struct coll_msg *m, bool own,
+			     const struct ucred *cred)
+{
+	if (own || m->op != COLL_DUMP)
+		return false;
+	coll_log(true, "refused a dump by process %d of uid %u: only uid %u may dump",
+		 (int)cred->pid, (unsigned int)cred->uid, (unsigned int)geteuid());
+	close(sock);
+	return true;
+}
+
 static void coll_accept_one(int lsock)
 {
 	char buf[sizeof(struct coll_msg) + 16 + 1 + PATH_MAX];
@@ -525,21 +581,27 @@ static void coll_accept_one(int lsock)
 	socklen_t cl = sizeof(cred);
 	struct coll_proc *p;
 	ssize_t n;
+	bool own;
 	int sock;
 
 	sock = accept4(lsock, NULL, NULL, SOCK_CLOEXEC);
 	if (sock < 0)
 		return;
-	if (getsockopt(sock, SOL_SOCKET, SO_PEERCRED, &cred, &cl) || cred.uid != geteuid()) {
-		coll_log(true, "refused process %d of uid %u: this collector takes uid %u only",
-			 (int)cred.pid, (unsigned int)cred.uid, (unsigned int)geteuid());
+	if (getsockopt(sock, SOL_SOCKET, SO_PEERCRED, &cred, &cl)) {
+		close(sock);
+		return;
+	}
+	own = cred.uid == geteuid();
+	if (!own && !coll_peer_in_group(sock, &cred)) {
+		coll_refuse_peer(&cred);
 		close(sock);
 		return;
 	}
 	pfd.fd = sock;
 	if (poll(&pfd, 1, COLL_HELLO_READ_MS) == 1 &&
 	    (n = recv(sock, buf, sizeof(buf), MSG_PEEK | MSG_DONTWAIT)) >= (ssize_t)sizeof(*m) &&
-	    (coll_is_dump(sock, m) || coll_is_learn(sock, m)))
+	    (coll_refuse_dump(sock, m, own, &cred) || coll_is_dump(sock, m) ||
+	     coll_is_learn(sock, m)))
 		return;
 	if (poll(&pfd, 1, COLL_HELLO_READ_MS) != 1 ||
 	    (n = recv(sock, buf, sizeof(buf), MSG_DONTWAIT)) < (ssize_t)sizeof(*m) ||
@@ -605,6 +667,50 @@ static int coll_prepare_dir(const char *dir)
 			(unsigned int)(st.st_mode & 0777));
 		return -EPERM;
 	}
+	/* The group's members must reach the socket; nobody else. */
+	if (coll_group != (gid_t)-1 && (chown(dir, (uid_t)-1, coll_group) || chmod(dir, 0750)))
+		return -errno;
+	return 0;
+}
+
+/*
+ * Take the collector's own option, group=GID, out of @options; the rest
+ * are the mount's (@rest, as long as @options).  Return: 0, -EINVAL.
+ */
+static int coll_take_options(const char *options, char *rest, size_t size)
+{
+	const char *s = options ? options : "";
+	size_t used = 0;
+
+	coll_group = (gid_t)-1;
+	*rest = 0;
+	while (*s) {
+		const char *end = strchrnul(s, ',');
+		size_t len = (size_t)(end - s);
+
+		if (len > 6 && !strncmp(s, "group=", 6)) {
+			char num[16], *e;
+			unsigned long v;
+
+			if (len - 6 >= sizeof(num))
+				return -EINVAL;
+			memcpy(num, s + 6, len - 6);
+			num[len - 6] = 0;
+			errno = 0;
+			v = strtoul(num, &e, 10);
+			if (errno || *e || num[0] < '0' || num[0] > '9' || v >= (gid_t)-1)
+				return -EINVAL;
+			coll_group = (gid_t)v;
+		} else if (len) {
+			if (used + len + 2 > size)
+				return -EINVAL;
+			if (used)
+				rest[used++] = ',';
+			memcpy(rest + used, s, len);
+			rest[used += len] = 0;
+		}
+		s = *end ? end + 1 : end;
+	}
 	return 0;
 }
 
@@ -621,6 +727,8 @@ void ustrace_collector_stop(void)
 		return;
 }
 
+static int coll_run(const char *rundir, const char *options, void (*ready)(void));
+
 /**
  * ustrace_collector_run - be the collector until ustrace_collector_stop()
  * @rundir:  the run directory, NULL for the default (see coll_rundir())
@@ -632,6 +740,21 @@ void ustrace_collector_stop(void)
  * what ustrace_tracefs_mount(3) returns.
  */
 int ustrace_collector_run(const char *rundir, const char *options, void (*ready)(void))
+{
+	char *mount_opts;
+	int err;
+
+	mount_opts = malloc(options ? strlen(options) + 1 : 1);
+	if (!mount_opts)
+		return -ENOMEM;
+	err = coll_take_options(options, mount_opts, options ? strlen(options) + 1 : 1);
+	if (!err)
+		err = coll_run(rundir, options ? mount_opts : NULL, ready);
+	free(mount_opts);
+	return err;
+}
+
+static int coll_run(const char *rundir, const char *options, void (*ready)(void))
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	char path[PATH_MAX + 32];
@@ -680,6 +803,9 @@ int ustrace_collector_run(const char *rundir, const char *options, void (*ready)
 	um = umask(077);
 	err = bind(lsock, (struct sockaddr *)&sa, sizeof(sa)) ? -errno : 0;
 	umask(um);
+	if (!err && coll_group != (gid_t)-1 &&
+	    (chown(sa.sun_path, (uid_t)-1, coll_group) || chmod(sa.sun_path, 0770)))
+		err = -errno;
 	if (!err && listen(lsock, COLL_BACKLOG))
 		err = -errno;
 	if (err)
