@@ -211,10 +211,10 @@ struct trace_event_file *trace_array_file_locked(struct trace_array *tr,
 						 struct trace_event_call *call, bool create);
 struct trace_event_file **trace_array_forget_call_locked(struct trace_event_call *call,
 							 unsigned int *nr);
-bool trace_array_pid_ignored(struct trace_array *tr, pid_t pid);
+bool trace_array_pid_ignored(struct trace_array *tr, pid_t pid, pid_t tgid);
 /* tracing_on, from any thread, a probe included. */
 void trace_array_tracing_switch(struct trace_array *tr, bool on);
-void trace_array_fork_child(pid_t parent, pid_t child);
+void trace_array_fork_child(pid_t parent, pid_t parent_tgid, pid_t child);
 /*
  * The probe's hooks for filters and triggers (trace_events_filter.c,
  * trace_events_trigger.c).  Called in probe context, under the

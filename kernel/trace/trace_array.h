@@ -163,7 +163,9 @@ int trace_array_set_option(struct trace_array *tr, const char *name, int on);
 /*
  * Replace (@append 0) or extend the list; @n 0 with @append 0 clears it.
  * With a non-empty set_event_pid, only those threads record; threads in
- * set_event_notrace_pid never record.  With the event-fork option, a
+ * set_event_notrace_pid never record.  A process's id in a list stands
+ * for every thread of that process (the kernel's lists match thread ids
+ * only; tracefs.rst says why).  With the event-fork option, a
  * thread created by a listed thread is added (the kernel follows fork;
  * here a new thread's first event checks its creator, see events.rst).
  * Return: 0, -EINVAL (a negative pid), -ENOMEM.

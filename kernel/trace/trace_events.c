@@ -76,6 +76,8 @@ static bool record_cmd = true;
  * even when libustrace is loaded with dlopen().
  */
 static __thread int cached_tid __attribute__((__tls_model__("initial-exec")));
+/* The process's id, for set_event_pid's process ids; anew in a forked child. */
+static pid_t cached_tgid;
 
 static void mark_exiting(void)
 {
@@ -102,9 +104,11 @@ static void events_fork_parent(void)
 static void events_fork_child(void)
 {
 	pid_t parent = cached_tid ? cached_tid : getppid();
+	pid_t parent_tgid = cached_tgid ? cached_tgid : getppid();
 
 	cached_tid = 0;
-	trace_array_fork_child(parent, getpid());
+	cached_tgid = getpid();
+	trace_array_fork_child(parent, parent_tgid, cached_tgid);
 	ustrace_fork_reinit_mutex(&event_mutex, PTHREAD_MUTEX_RECURSIVE);
 }
 
@@ -119,6 +123,7 @@ static void trace_events_init(void)
 {
 	/* atexit handlers run before the destructors of loaded objects. */
 	atexit(mark_exiting);
+	cached_tgid = getpid();
 	ustrace_fork_register(USTRACE_FORK_EVENTS, &events_fork_ops);
 }
 
@@ -573,7 +578,8 @@ static noinline void *event_reserve_slow(struct trace_event_buffer *fbuffer,
 {
 	unsigned long flags = __atomic_load_n(&file->flags, __ATOMIC_RELAXED);
 
-	if ((flags & EVENT_FILE_FL_PID_FILTER) && trace_array_pid_ignored(file->tr, pid))
+	if ((flags & EVENT_FILE_FL_PID_FILTER) &&
+	    trace_array_pid_ignored(file->tr, pid, __atomic_load_n(&cached_tgid, __ATOMIC_RELAXED)))
 		return NULL;
 	if (flags & EVENT_FILE_FL_TRIGGER_MODE) {
 		if (!trace_triggers_pre(file))

@@ -1052,25 +1052,38 @@ void trace_array_print_event_pids(struct trace_array *tr, int notrace, struct tr
 }
 
 /*
- * May @pid record into @tr?  Called from the probe (under the tracepoint
- * read lock, which keeps the lists alive).
+ * Is thread @pid of process @tgid in @list: its own id, or its process's
+ * (a process id names every thread of the process; the kernel's lists
+ * hold thread ids only, see tracefs.rst).
  */
-bool trace_array_pid_ignored(struct trace_array *tr, pid_t pid)
+static bool task_in(const pid_t *list, size_t n, pid_t pid, pid_t tgid)
+{
+	return pid_in(list, n, pid) || (tgid != pid && pid_in(list, n, tgid));
+}
+
+/*
+ * May thread @pid of process @tgid record into @tr?  Called from the
+ * probe (under the tracepoint read lock, which keeps the lists alive).
+ */
+bool trace_array_pid_ignored(struct trace_array *tr, pid_t pid, pid_t tgid)
 {
 	size_t n;
 	pid_t *list;
 
 	n = __atomic_load_n(&tr->nr_pids[1], __ATOMIC_ACQUIRE);
 	list = __atomic_load_n(&tr->pids[1], __ATOMIC_ACQUIRE);
-	if (n && pid_in(list, n, pid))
+	if (n && task_in(list, n, pid, tgid))
 		return true;
 	n = __atomic_load_n(&tr->nr_pids[0], __ATOMIC_ACQUIRE);
 	list = __atomic_load_n(&tr->pids[0], __ATOMIC_ACQUIRE);
-	return n && !pid_in(list, n, pid);
+	return n && !task_in(list, n, pid, tgid);
 }
 
-/* event-fork: a forked child of a listed process is listed too. */
-void trace_array_fork_child(pid_t parent, pid_t child)
+/*
+ * event-fork: a forked child of a listed thread (or of a thread of a
+ * listed process) is listed too.
+ */
+void trace_array_fork_child(pid_t parent, pid_t parent_tgid, pid_t child)
 {
 	unsigned int i;
 
@@ -1092,7 +1105,7 @@ void trace_array_fork_child(pid_t parent, pid_t child)
 
 			/* The old list leaks: the child cannot wait for readers. */
 			if (tr->nr_pids[notrace] &&
-			    pid_in(tr->pids[notrace], tr->nr_pids[notrace], parent))
+			    task_in(tr->pids[notrace], tr->nr_pids[notrace], parent, parent_tgid))
 				set_event_pids_locked(tr, notrace, &child, 1, 1, &old);
 		}
 	}

@@ -79,4 +79,21 @@ if command -v taskset >/dev/null; then
 else
 	skip "two programs pinned to CPU 0, in time order" "no taskset"
 fi
+# -P PID: the process's events, of every thread of it (its workers fire,
+# none has its id), and none of another program running meanwhile (the
+# same program under another name, so that its lines say whose they are).
+cp "$app" "$tmp/other-app"
+"$app" -n 40 -p 50000 >/dev/null 2>&1 &
+pa=$!
+"$tmp/other-app" -n 40 -p 50000 >/dev/null 2>&1 &
+pb=$!
+timeout -s INT 1.5 "$ustrace" trace-cmd record -P "$pa" -e sample_trace:foo_bar -o "$tmp/p.dat" \
+	>"$tmp/p.out" 2>&1
+wait "$pa" "$pb"
+trace-cmd report "$tmp/p.dat" 2>/dev/null | grep ' foo_bar: ' >"$tmp/p.txt"
+check "-P PID records that program's events" grep -q '^ *tracefs-sample-[0-9]* ' "$tmp/p.txt"
+check "none of the other program's" bash -c '! grep -q "other-app" "$1"' _ "$tmp/p.txt"
+check "of threads other than its main one" bash -c '! grep -q "^ *[^ ]*-$1 " "$2"' _ "$pa" "$tmp/p.txt"
+[ "$tap_failed" = 0 ] || diag "$tmp/p.out"
+
 tap_end

@@ -19,7 +19,7 @@
 
 require_fuse
 require_trace_cmd
-plan 13
+plan 14
 
 # Pinned to one CPU: a thread moved between its writes to two buffers
 # would put one event on two CPUs.
@@ -112,6 +112,17 @@ t_pids() {
 		{ echo "pids: $(cut -f 2 "$WORK/pids.ev" | sort -u | tr '\n' ' '), want $tid1 $tid2"; return 1; }
 }
 check "record -P TID -P TID: both threads" t_pids
+
+# A process's id stands for its threads (tracefs.rst): neither firing
+# thread has it.
+t_pid_process() {
+	tc record -P "$main_pid" -e sample_trace:foo_bar -o "$WORK/proc.dat" sleep 0.3 \
+		>"$WORK/proc.out" 2>&1 || { echo "record failed: $(tail -n 5 "$WORK/proc.out")"; return 1; }
+	report_events "$WORK/proc.dat" "$WORK/proc.ev" || return 1
+	[ "$(cut -f 2 "$WORK/proc.ev" | sort -u | tr '\n' ' ')" = "$(printf '%s\n' "$tid1" "$tid2" | sort | tr '\n' ' ')" ] ||
+		{ echo "pids: $(cut -f 2 "$WORK/proc.ev" | sort -u | tr '\n' ' '), want $tid1 $tid2"; return 1; }
+}
+check "record -P PID (the program's): every thread of it" t_pid_process
 
 # --- -b
 t_size() {

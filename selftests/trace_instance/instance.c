@@ -161,6 +161,21 @@ static void *other_thread(void *arg)
 	return NULL;
 }
 
+/* Lists itself alone (a thread id that is no process's) and fires. */
+static void *listed_thread(void *arg)
+{
+	pid_t tid = (pid_t)syscall(SYS_gettid);
+
+	if (trace_array_set_event_pids(arg, 0, &tid, 1, 0))
+		return arg;
+	trace_to_value(23, "listed");
+	return NULL;
+}
+
+/*
+ * set_event_pid: a thread id lists that thread; a process id (the main
+ * thread's id) every thread of the process (tracefs.rst).
+ */
 static void pid_filter(void)
 {
 	struct trace_array *tr = trace_array_create("pids");
@@ -186,11 +201,24 @@ static void pid_filter(void)
 		EXPECT_STREQ(want, s.buffer);
 	}
 	trace_to_value(20, "me");
+	/* me is the process's id: the other thread is listed too. */
 	ASSERT_EQ(0, pthread_create(&th, NULL, other_thread, &other));
 	pthread_join(th, NULL);
+	/* A thread's own id lists that thread alone: not this one. */
+	{
+		void *ret = tr;
+
+		ASSERT_EQ(0, pthread_create(&th, NULL, listed_thread, tr));
+		pthread_join(th, &ret);
+		EXPECT_TRUE(ret == NULL);
+	}
+	trace_to_value(24, "not listed");
 	/* notrace wins over the list. */
+	EXPECT_EQ(0, trace_array_set_event_pids(tr, 0, &me, 1, 0));
 	EXPECT_EQ(0, trace_array_set_event_pids(tr, 1, &me, 1, 0));
 	trace_to_value(22, "notrace");
+	ASSERT_EQ(0, pthread_create(&th, NULL, other_thread, &other));
+	pthread_join(th, NULL);
 	EXPECT_EQ(0, trace_array_set_event_pids(tr, 1, NULL, 0, 0));
 	EXPECT_EQ(0, trace_array_set_event_pids(tr, 0, NULL, 0, 0));
 	trace_seq_init(&s);
@@ -201,8 +229,11 @@ static void pid_filter(void)
 	t = lines(tr, 0);
 	ASSERT_TRUE(t != NULL);
 	EXPECT_EQ(1, count(t, "v=20 "));
-	EXPECT_EQ(1, count(t, "v=21 "));	/* only the unfiltered run */
+	/* listed by the process's id, and unfiltered; not under notrace */
+	EXPECT_EQ(2, count(t, "v=21 "));
 	EXPECT_EQ(0, count(t, "v=22 "));
+	EXPECT_EQ(1, count(t, "v=23 "));
+	EXPECT_EQ(0, count(t, "v=24 "));
 	free(t);
 	EXPECT_EQ(0, trace_array_destroy(tr));
 }
