@@ -472,22 +472,39 @@ static inline struct ring_buffer_per_cpu *rb_cpu_buffer(struct trace_buffer *buf
  * The tail and the clock
  */
 
-#if defined(__x86_64__) && !defined(RB_TSAN)
+#if defined(__x86_64__)
+#ifdef RB_TSAN
+void __tsan_acquire(void *addr);
+void __tsan_release(void *addr);
+#endif
 /*
  * By hand: the builtin would need -mcx16 and makes the compiler spill the
  * 128-bit values through the stack.  A full barrier, as every locked
  * instruction.  On failure @old gets the current value.
+ *
+ * Under ThreadSanitizer too, with the ordering told to it by hand (a
+ * release before, an acquire after, as a seq_cst read-modify-write of
+ * the tail makes): its runtime runs the 128-bit builtins under one global
+ * spin lock, which a fork() taken while another thread held it leaves
+ * locked in the child, whose first event then spins forever (a forked
+ * child that never ended, 1 run in 10 of fork-safety's recorder case).
  */
 static __always_inline bool rb_tail_cmpxchg(struct rb_tail *tail, struct rb_tail *old,
 					    struct rb_tail new)
 {
 	bool ok;
 
+#ifdef RB_TSAN
+	__tsan_release(tail);
+#endif
 	__asm__ __volatile__("lock cmpxchg16b %[tail]"
 			     : "=@ccz" (ok), [tail] "+m" (*tail),
 			       "+a" (old->pos), "+d" (old->ts)
 			     : "b" (new.pos), "c" (new.ts)
 			     : "memory");
+#ifdef RB_TSAN
+	__tsan_acquire(tail);
+#endif
 	return ok;
 }
 
@@ -500,10 +517,7 @@ static inline struct rb_tail rb_tail_snapshot(struct rb_tail *tail)
 	return old;
 }
 #else
-/*
- * The builtins (out of line, compiled for cmpxchg16b), so that
- * ThreadSanitizer sees the synchronization.
- */
+/* The builtins, out of line (ring_buffer.c). */
 bool rb_tail_cmpxchg(struct rb_tail *tail, struct rb_tail *old, struct rb_tail new);
 struct rb_tail rb_tail_snapshot(struct rb_tail *tail);
 #endif

@@ -33,8 +33,7 @@
 /* How long reset and resize wait for writers that hold reservations. */
 #define RB_QUIESCE_TIMEOUT_NS	(2ull * 1000 * 1000 * 1000)
 
-#ifdef RB_TSAN
-__attribute__((__target__("cx16")))
+#ifndef __x86_64__
 bool rb_tail_cmpxchg(struct rb_tail *tail, struct rb_tail *old, struct rb_tail new)
 {
 	u128 o = (u128)old->ts << 64 | old->pos;
@@ -48,7 +47,6 @@ bool rb_tail_cmpxchg(struct rb_tail *tail, struct rb_tail *old, struct rb_tail n
 	return false;
 }
 
-__attribute__((__target__("cx16")))
 struct rb_tail rb_tail_snapshot(struct rb_tail *tail)
 {
 	u128 r = __sync_val_compare_and_swap((u128 *)tail, 0, 0);
