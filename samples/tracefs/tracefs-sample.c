@@ -20,8 +20,9 @@
  *	-o OPTS   these options; unmount at the end
  *	-f        after half a second, fork a child that only sleeps (for
  *	          tests: the mount must not outlive the parent)
- *	-x        after half a second, exec sleep 60 (for tests: the mount
- *	          must not outlive the exec)
+ *	-x        on SIGUSR1 (30 s at most), exec sleep 60 (for tests: the
+ *	          mount must not outlive the exec; the test sends the signal
+ *	          once it has seen the mount)
  */
 #include <errno.h>
 #include <pthread.h>
@@ -49,13 +50,19 @@ void foo_bar_unreg(void)
 
 static unsigned long pause_us = 100000;
 static long rounds = -1;
-/* Set by the signal handler, read by the firing threads. */
-static atomic_int stop;
+/* Set by the signal handlers, read by the firing threads and main(). */
+static atomic_int stop, go_exec;
 
 static void on_stop(int sig)
 {
 	(void)sig;
 	atomic_store_explicit(&stop, 1, memory_order_relaxed);
+}
+
+static void on_usr1(int sig)
+{
+	(void)sig;
+	atomic_store_explicit(&go_exec, 1, memory_order_relaxed);
 }
 
 /*
@@ -137,6 +144,11 @@ int main(int argc, char **argv)
 		nr_threads = 1;
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGINT, &sa, NULL);
+	if (do_exec) {
+		struct sigaction usr1 = { .sa_handler = on_usr1 };
+
+		sigaction(SIGUSR1, &usr1, NULL);
+	}
 	if (dir) {
 		err = ustrace_tracefs_mount(dir, opts);
 		if (err) {
@@ -144,8 +156,11 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	}
-	if (do_fork || do_exec)
+	if (do_fork)
 		usleep(500 * 1000);
+	for (int i = 0; do_exec && i < 3000 &&
+			!atomic_load_explicit(&go_exec, memory_order_relaxed); i++)
+		usleep(10 * 1000);
 	if (do_fork && fork() == 0) {
 		/* Serves nothing, holds nothing of the parent's mount. */
 		for (;;)
