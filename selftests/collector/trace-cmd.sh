@@ -79,6 +79,14 @@ if command -v taskset >/dev/null; then
 else
 	skip "two programs pinned to CPU 0, in time order" "no taskset"
 fi
+# ustrace record with a collector running: one file of both programs of
+# its command (it records its processes itself, system-mode.rst).
+timeout "$TOOL_TIMEOUT" "$ustrace" record -e sample_trace:foo_bar -o "$tmp/rec.dat" -- \
+	sh -c "'$app' -n 5 -p 1000 & '$app' -n 5 -p 1000 & wait" >"$tmp/rec.out" 2>&1
+same "ustrace record beside the collector: both programs' events in one file" 10 \
+	"$(trace-cmd report "$tmp/rec.dat" 2>/dev/null | grep -c ' foo_bar: ')"
+check "and it names both processes" grep -q '2 processes:' "$tmp/rec.out"
+
 # -P PID: the process's events, of every thread of it (its workers fire,
 # none has its id), and none of another program running meanwhile (the
 # same program under another name, so that its lines say whose they are).
