@@ -223,6 +223,7 @@ struct trace_buffer;
 void ring_buffer_keep_memfds(void);
 int ring_buffer_memfd(struct trace_buffer *buffer, size_t *size);
 int ring_buffer_foreign_cpus(const void *map, size_t size);
+const uint32_t *ring_buffer_foreign_wake_word(const void *map, size_t size);
 int ring_buffer_foreign_pages(const void *map, size_t size, int cpu, int fd, uint64_t *pages,
 			      uint64_t *killed);
 /* A reader of another process's buffer that does not consume (a collector's). */

@@ -105,6 +105,10 @@ static struct {
 	int			fmt_fd;	/* the format log (-1: none yet) */
 	dev_t			fmt_dev;
 	ino_t			fmt_ino;
+	/* The buffer whose memfd the collector keeps, and watches (COLL_WAIT_ARM). */
+	struct trace_buffer	*watched;
+	dev_t			watched_dev;
+	ino_t			watched_ino;
 	char			rundir[PATH_MAX];
 	struct coll_state	*state, **state_tail;
 	struct coll_event	*events;
@@ -693,6 +697,43 @@ static int coll_dir_fill(void *ctx, const char *name, const struct tfs_stat *st,
 	return 0;
 }
 
+/*
+ * The collector sleeps on the wake word of the buffer whose memfd it
+ * keeps: is @word that one?  A snapshot swap gives the top level another
+ * memfd, an instance has its own: those the collector cannot watch.
+ * Under coll.lock.
+ */
+static bool coll_watches(const uint32_t *word)
+{
+	struct stat st;
+	size_t size;
+	int fd;
+	bool same;
+
+	if (!coll.watched || !word || word != ring_buffer_wait_word(coll.watched))
+		return false;
+	fd = ring_buffer_memfd(coll.watched, &size);
+	if (fd < 0)
+		return false;
+	same = !fstat(fd, &st) && st.st_dev == coll.watched_dev && st.st_ino == coll.watched_ino;
+	close(fd);
+	return same;
+}
+
+/*
+ * COLL_WAIT_ARM: arm @f as its own blocked readers do (tfs_wait_arm()).
+ * Sleeping until woken is for the buffer the collector watches; for any
+ * other the collector looks again after COLL_POLL_MS.
+ */
+static int64_t coll_wait_arm(struct tfs_file *f)
+{
+	int ret = tfs_wait_arm(f);
+
+	if (ret < 0 && !coll_watches(tfs_wait_word(f)))
+		return COLL_POLL_MS;
+	return ret < 0 ? -1 : ret;
+}
+
 /* One call; the reply's payload goes to @out (COLL_MAX_PAYLOAD).  Under coll.lock. */
 static int64_t coll_call(const struct coll_msg *m, const char *payload, char *out,
 			 uint32_t *outlen)
@@ -758,6 +799,10 @@ static int64_t coll_call(const struct coll_msg *m, const char *payload, char *ou
 	case COLL_READABLE:
 		f = coll_handle(m->a);
 		return f ? tfs_readable(f) : -EBADF;
+	case COLL_WAIT_ARM:
+		f = coll_handle(m->a);
+		return f ? coll_wait_arm(f) : -EBADF;
+
 	case COLL_RELEASE:
 		f = coll_handle(m->a);
 		if (!f)
@@ -780,14 +825,14 @@ static int coll_getbuf(char *out, uint32_t *outlen)
 {
 	struct trace_array *tr = trace_array_top();
 	struct trace_buffer *b = tr ? trace_array_buffer(tr) : NULL;
+	struct stat st;
 	size_t size;
+	int fd;
 
 	*outlen = 0;
 	if (!b)
 		return -ENOMEM;
 	if (!coll_fmt_ours()) {
-		struct stat st;
-
 		coll.fmt_fd = memfd_create("ustrace-formats", MFD_CLOEXEC);
 		if (coll.fmt_fd >= 0 && fstat(coll.fmt_fd, &st)) {
 			close(coll.fmt_fd);
@@ -803,7 +848,13 @@ static int coll_getbuf(char *out, uint32_t *outlen)
 	coll_fmt_log_locked();
 	ustrace_clock_local_scale((struct ustrace_clock_scale *)out);
 	*outlen = sizeof(struct ustrace_clock_scale);
-	return ring_buffer_memfd(b, &size);
+	fd = ring_buffer_memfd(b, &size);
+	if (fd >= 0 && !fstat(fd, &st)) {
+		coll.watched = b;
+		coll.watched_dev = st.st_dev;
+		coll.watched_ino = st.st_ino;
+	}
+	return fd;
 }
 
 /* ------------------------------------------------------------------

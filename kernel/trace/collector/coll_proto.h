@@ -49,9 +49,11 @@
 
 #include <stdint.h>
 
-#define COLL_VERSION		1
+#define COLL_VERSION		2	/* 2: COLL_WAIT_ARM */
 #define COLL_SOCK_NAME		"collector.sock"
 #define COLL_TREE_NAME		"tracing"
+/* A blocked reader that cannot sleep until woken looks again this often. */
+#define COLL_POLL_MS		20
 /* Largest payload: a read or write is cut to this much per call. */
 #define COLL_MAX_PAYLOAD	(64 * 1024)
 
@@ -74,10 +76,19 @@ enum coll_op {
 	COLL_READABLE,		/* a handle -> ret 0/1 */
 	COLL_RELEASE,		/* a handle */
 	COLL_TRUNCATE,		/* a ino */
-	COLL_GETBUF,
-	COLL_WARN,		/* payload: a line for the program's stderr (no answer) */
-	COLL_EVENTS,		/* program -> collector: I registered more events */		/* -> ret 0, the top buffer's memfd (SCM_RIGHTS),
+	COLL_GETBUF,		/* -> ret 0, the top buffer's memfd (SCM_RIGHTS),
 				   payload struct ustrace_clock_scale */
+	COLL_WARN,		/* payload: a line for the program's stderr (no answer) */
+	COLL_EVENTS,		/* program -> collector: I registered more events */
+	/*
+	 * A blocked reader of the collector's tree waits for the programs'
+	 * writers to wake it: the program arms the file as its own blocked
+	 * readers do (tfs_wait_arm()) and says whether to sleep.  a handle
+	 * -> ret 0: readable now, -1: armed, sleep until the wake word of
+	 * the buffer the collector keeps changes, > 0: look again after that
+	 * many ms.
+	 */
+	COLL_WAIT_ARM,
 	COLL_NR_OPS,
 	/* ustrace dump -> collector, instead of HELLO */
 	COLL_DUMP = 100,

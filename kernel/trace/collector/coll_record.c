@@ -464,6 +464,38 @@ void coll_record_buffer(struct coll_proc *p, int *fds, const struct ustrace_cloc
 	records = r;
 	rec_ids_locked(r);	/* its events' ids in the tree, given now */
 	pthread_mutex_unlock(&rec_lock);
+	coll_wait_changed();
+}
+
+/**
+ * coll_records_wake_words - the wake words of the running programs' buffers
+ * @words: receives their addresses in our mappings (coll_wait.c)
+ * @vals:  and their values, loaded under the lock that keeps the
+ *         mappings (a word may be unmapped as soon as it is released)
+ * @max:   room in both
+ *
+ * Return: how many, or -1 when there are more than @max.
+ */
+int coll_records_wake_words(const uint32_t **words, uint32_t *vals, int max)
+{
+	int n = 0;
+
+	pthread_mutex_lock(&rec_lock);
+	for (struct coll_record *r = records; r && n >= 0; r = r->next) {
+		const uint32_t *w = r->proc && r->map ?
+				    ring_buffer_foreign_wake_word(r->map, r->size) : NULL;
+
+		if (!w)
+			continue;
+		if (n == max) {
+			n = -1;
+			break;
+		}
+		words[n] = w;
+		vals[n++] = __atomic_load_n(w, __ATOMIC_SEQ_CST);
+	}
+	pthread_mutex_unlock(&rec_lock);
+	return n;
 }
 
 /**
@@ -521,6 +553,7 @@ void coll_record_gone(struct coll_proc *p)
 	}
 	rec_trim_locked();
 	pthread_mutex_unlock(&rec_lock);
+	coll_wait_changed();
 	/* Its events stay listed, even those it registered after we walked it. */
 	for (f = formats; f; f = next) {
 		next = f->next;

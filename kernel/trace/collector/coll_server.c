@@ -810,6 +810,7 @@ static int coll_run(const char *rundir, const char *options, void (*ready)(void)
 		err = -errno;
 	if (err)
 		goto out_unmount;
+	coll_wait_start();
 	if (ready)
 		ready();
 
@@ -865,6 +866,7 @@ static int coll_run(const char *rundir, const char *options, void (*ready)(void)
 	unlink(sa.sun_path);
 out_unmount:
 	ustrace_tracefs_unmount();
+	coll_wait_stop();
 out:
 	if (lsock >= 0)
 		close(lsock);

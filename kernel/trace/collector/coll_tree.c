@@ -1700,6 +1700,9 @@ static ssize_t tree_write(struct tfs_file *file, const char *buf, size_t size, o
 	}
 	pthread_mutex_unlock(&f->lock);
 	pthread_mutex_unlock(&state_lock);
+	/* A record of our own (trace_marker), tracing turned off: readers look. */
+	if (ret >= 0)
+		coll_wait_wake();
 	return ret;
 }
 
@@ -1768,18 +1771,46 @@ static int tree_readable(struct tfs_file *file)
 }
 
 /*
- * The collector's files have no word to sleep on (their data is in other
- * processes): the server asks tree_readable() every TFS_TICK_MS.
+ * A blocked read of a trace_pipe sleeps on coll_wait_word() (coll_wait.c):
+ * each program arms its file as its own readers do, and the watcher wakes
+ * us when one of them is woken.  The top level's trace_pipe_raw reads the
+ * kept buffers where no program's reader is (nothing to arm: it looks
+ * every COLL_POLL_MS), and so does every read when there is no watcher.
  */
 static uint32_t *tree_wait_word(struct tfs_file *file)
 {
-	(void)file;
-	return NULL;
+	const struct cfile *f = (const struct cfile *)file;
+
+	return f->kind == F_PIPE ? coll_wait_word() : NULL;
+}
+
+/* The shorter of two waits in ms (-1: until woken). */
+static int wait_min(int a, int b)
+{
+	return a < 0 ? b : b < 0 ? a : a < b ? a : b;
 }
 
 static int tree_wait_arm(struct tfs_file *file)
 {
-	return tree_readable(file) ? 0 : 20;
+	struct cfile *f = (struct cfile *)file;
+	uint32_t outlen;
+	int ms = -1;
+
+	if (f->kind != F_PIPE || !coll_wait_word())
+		return tree_readable(file) ? 0 : COLL_POLL_MS;
+	pthread_mutex_lock(&f->lock);
+	for (int i = 0; i < f->nr && ms; i++) {
+		int64_t r = f->m[i].proc ?
+			    member_call(f->m[i].proc, COLL_WAIT_ARM, f->m[i].handle, 0, 0, 0, NULL,
+					0, NULL, 0, &outlen) :
+			    (tfs_readable(f->m[i].local) > 0 ? 0 : -1);
+
+		if (r == -ECONNRESET || r == -ETIMEDOUT)
+			continue;	/* gone, or given up on */
+		ms = r < -1 ? COLL_POLL_MS : wait_min(ms, (int)r);
+	}
+	pthread_mutex_unlock(&f->lock);
+	return ms;
 }
 
 static void tree_release(struct tfs_file *file)

@@ -107,6 +107,20 @@ void coll_record_dump(int sock);
 /* > trace: the records of programs gone are dropped. */
 void coll_records_clear(void);
 
+/* The running programs' buffers' wake words and values (coll_wait.c); -1: over @max. */
+int coll_records_wake_words(const uint32_t **words, uint32_t *vals, int max);
+
+/*
+ * coll_wait.c: the tree's blocked readers sleep on coll_wait_word() (NULL:
+ * they look every COLL_POLL_MS); a watcher thread wakes them when a
+ * running program's writers wake its buffer's readers.
+ */
+void coll_wait_start(void);
+void coll_wait_stop(void);
+uint32_t *coll_wait_word(void);
+void coll_wait_wake(void);
+void coll_wait_changed(void);
+
 /* The saved_cmdlines of every kept record, one text (malloc()ed). */
 char *coll_records_cmdlines(size_t *len);
 

@@ -159,6 +159,26 @@ int ring_buffer_foreign_cpus(const void *map, size_t size)
 	return err ? err : (int)l.nr_cpus;
 }
 
+/**
+ * ring_buffer_foreign_wake_word - the word the readers of a buffer sleep on
+ * @map:  another process's buffer, mapped (read-only is enough)
+ * @size: the mapping's size
+ *
+ * The writers of that process bump it and wake it (a shared futex: it
+ * is the same word in every mapping of the memfd) when they wake the
+ * readers its own readers armed, ring_buffer_wait_arm().
+ *
+ * Return: the word, or NULL (not a ring buffer of this layout version).
+ */
+const uint32_t *ring_buffer_foreign_wake_word(const void *map, size_t size)
+{
+	struct rb_foreign_layout l;
+
+	if (rb_foreign_header(map, size, &l))
+		return NULL;
+	return &((const struct rb_shared_header *)map)->wake;
+}
+
 /*
  * How far the events on a page that is not complete can be trusted: the
  * events whose headers make sense, up to @limit.  A writer killed between
