@@ -13,9 +13,13 @@
 #   fork-probe   fork() from a probe, while a grace period waits for the
 #                probe, does not return: what fork.rst says is not
 #                supported
+#   fork-killed  children SIGKILLed in the middle of an event leave a CPU's
+#                page unfinished; a reset takes the CPU anyway
+#                (ring-buffer-design.rst, "Writers that die")
 
 $(call add-prog,$(d)/fork-safety,$(d)/fork.c,-lpthread)
 $(call add-static-prog,$(d)/fork-safety-static,$(d)/fork-static.c,-lpthread)
 $(call add-prog,$(d)/fork-probe,$(d)/fork-probe.c,-lpthread)
-$(call add-cflags,$(d)/fork.c $(d)/fork-static.c,-I$(srctree)/$(d))
-TEST_PROGS += $(d)/fork-safety $(d)/fork-safety-static $(d)/fork-probe
+$(call add-prog,$(d)/fork-killed,$(d)/fork-killed.c,-lpthread)
+$(call add-cflags,$(d)/fork.c $(d)/fork-static.c $(d)/fork-killed.c,-I$(srctree)/$(d))
+TEST_PROGS += $(d)/fork-safety $(d)/fork-safety-static $(d)/fork-probe $(d)/fork-killed

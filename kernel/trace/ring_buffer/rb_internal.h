@@ -81,6 +81,7 @@ struct ring_buffer_per_cpu {
 	u64 *slots;
 	pthread_mutex_t reader_lock;
 	struct rb_reader r;
+	u32 gone_seen;		/* sharers gone when a reset last asked (rb_writer_died()) */
 } __rb_cacheline;
 
 struct trace_buffer {
@@ -121,6 +122,10 @@ struct trace_buffer {
 	/* Every buffer, in allocation order, for fork() (ring_buffer_fork.c). */
 	struct trace_buffer *fork_next, **fork_pprev;
 };
+
+/* ring_buffer_fork.c: a process sharing the mapping died since the CPU last asked. */
+struct ring_buffer_per_cpu;
+bool rb_writer_died(struct ring_buffer_per_cpu *cpu_buffer);
 
 /* ring_buffer_foreign.c: the memfds kept for the collector (system mode). */
 bool rb_keeps_memfds(void);

@@ -282,4 +282,32 @@ struct rb_shared_header {
 	u32 wake;
 };
 
+/*
+ * Sharers, in the header page from RB_SHARERS_OFF: the processes that
+ * write into the mapping besides the one that made it, its forked
+ * children (and theirs).
+ *
+ *   +0   u32 gone               sharers found gone without leaving (a
+ *                               SIGKILL, _exit(), a crash): counted when
+ *                               their entry is taken over
+ *   +4   u32 pid[RB_MAX_SHARERS] 0: free
+ *
+ * A child takes a free entry at fork() (or the entry of a process that is
+ * gone, counting it), and frees it at exit().  An entry whose process is
+ * gone is one that died: a reset that finds a reservation never committed
+ * may then take the CPU anyway (ring-buffer-design.rst, "Writers that
+ * die").  Readers in other processes ignore this area.
+ */
+#define RB_SHARERS_OFF		2048u
+#define RB_MAX_SHARERS		((RB_HDR_SIZE - RB_SHARERS_OFF) / 4 - 1)
+
+struct rb_sharers {
+	u32 gone;
+	u32 pid[RB_MAX_SHARERS];
+};
+
+_Static_assert(sizeof(struct rb_shared_header) <= RB_SHARERS_OFF, "header overlaps the sharers");
+_Static_assert(RB_SHARERS_OFF + sizeof(struct rb_sharers) <= RB_HDR_SIZE,
+	       "sharers overflow the header page");
+
 #endif /* _USTRACE_KERNEL_TRACE_RB_LAYOUT_H */

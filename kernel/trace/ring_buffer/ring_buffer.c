@@ -747,7 +747,8 @@ static bool rb_quiescent(struct ring_buffer_per_cpu *cpu_buffer, struct rb_tail 
 	u32 tslot = rb_get_page_slot(cpu_buffer->region, rb_pos_page(tail.pos));
 	u32 seq = rb_pos_seq(tail.pos);
 
-	if (__atomic_load_n(&cpu_buffer->meta->switching, __ATOMIC_SEQ_CST))
+	/* Signed: a forced reset zeroes it under a writer that then leaves. */
+	if ((int32_t)__atomic_load_n(&cpu_buffer->meta->switching, __ATOMIC_SEQ_CST) > 0)
 		return false;
 	for (u32 j = 0; j < n; j++) {
 		u64 w = __atomic_load_n(&cpu_buffer->slots[j], __ATOMIC_ACQUIRE);
@@ -768,9 +769,14 @@ static bool rb_quiescent(struct ring_buffer_per_cpu *cpu_buffer, struct rb_tail 
  * Take a CPU from the writers: a tail that no event fits (@frozen_off says
  * why), then wait until every writer that got in before is out.  The
  * reader lock is held.  *frozen is the tail as frozen, *saved as it was.
+ *
+ * A writer that died in the middle (a forked child killed) never gets
+ * out: with @forced, a wait that times out takes the CPU anyway when a
+ * process sharing the mapping died meanwhile (rb_writer_died()), and says
+ * so in *forced.
  */
 static int rb_freeze(struct ring_buffer_per_cpu *cpu_buffer, u32 frozen_off,
-		     struct rb_tail *saved, struct rb_tail *frozen)
+		     struct rb_tail *saved, struct rb_tail *frozen, bool *forced)
 {
 	struct rb_cpu_meta *meta = cpu_buffer->meta;
 	struct rb_tail old, new;
@@ -794,6 +800,10 @@ static int rb_freeze(struct ring_buffer_per_cpu *cpu_buffer, u32 frozen_off,
 		struct timespec pause = { .tv_nsec = 50 * 1000 };
 
 		if (rb_mono_ns() > deadline) {
+			if (forced && rb_writer_died(cpu_buffer)) {
+				*forced = true;
+				return 0;
+			}
 			rb_tail_cmpxchg(&meta->tail, &new, old);
 			return -EBUSY;
 		}
@@ -830,16 +840,23 @@ void ring_buffer_reset_cpu(struct trace_buffer *buffer, int cpu)
 {
 	struct ring_buffer_per_cpu *cpu_buffer = rb_cpu_buffer(buffer, cpu);
 	struct rb_tail saved, frozen;
+	bool forced = false;
 	u64 now;
 
 	if (!cpu_buffer)
 		return;
 	pthread_mutex_lock(&buffer->mutex);
 	pthread_mutex_lock(&cpu_buffer->reader_lock);
-	if (rb_freeze(cpu_buffer, RB_OFF_FROZEN_RESET, &saved, &frozen)) {
+	if (rb_freeze(cpu_buffer, RB_OFF_FROZEN_RESET, &saved, &frozen, &forced)) {
 		ustrace_warn_once("ustrace: ring buffer: reset of CPU %d gave up: "
 				  "an event stays reserved\n", cpu);
 		goto out;
+	}
+	if (forced) {
+		/* The dead writer's count of the slow path goes with it. */
+		__atomic_store_n(&cpu_buffer->meta->switching, 0, __ATOMIC_SEQ_CST);
+		ustrace_warn_once("ustrace: ring buffer: CPU %d had an event reserved and never "
+				  "committed by a process that died: reset anyway\n", cpu);
 	}
 	now = rb_clock(buffer);
 	rb_init_cpu(cpu_buffer, cpu_buffer->meta->nr_slots, now, false);
@@ -988,7 +1005,7 @@ static int rb_resize_cpu(struct ring_buffer_per_cpu *cpu_buffer, u32 nr_slots)
 		pthread_mutex_unlock(&cpu_buffer->reader_lock);
 		return 0;
 	}
-	ret = rb_freeze(cpu_buffer, RB_OFF_FROZEN_RESIZE, &saved, &frozen);
+	ret = rb_freeze(cpu_buffer, RB_OFF_FROZEN_RESIZE, &saved, &frozen, NULL);
 	if (!ret) {
 		struct rb_tail tail = saved;
 
