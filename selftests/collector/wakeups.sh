@@ -10,31 +10,12 @@
 # reaches the cat, and so does a trace_marker write to the tree, in less
 # than 100 ms.
 . "$(dirname "$0")/../lib/tap.sh"
+. "$(dirname "$0")/../lib/wakeups.bash"
 tap_begin collector-wakeups
 
 . "$srctree/selftests/collector/coll-lib.bash"
 app=$objtree/samples/tracefs/tracefs-sample
 [ -x "$app" ] || skip_all "not built"
-
-# ThreadSanitizer's runtime has a thread of its own that wakes ~10 times a
-# second (the process's second thread, made before any constructor): not
-# ours, not counted.
-skip_tid=
-tsan=
-ldd "$app" 2>/dev/null | grep -q libtsan && tsan=1
-
-# Context switches of every thread of $pid, added up.
-switches() {
-	local t n=0 c
-
-	for t in /proc/"$pid"/task/*; do
-		[ "${t##*/}" = "$skip_tid" ] && continue
-		c=$(awk '/^(non)?voluntary_ctxt_switches:/ { n += $2 } END { print n + 0 }' \
-			"$t/status" 2>/dev/null)
-		n=$((n + ${c:-0}))
-	done
-	echo $n
-}
 
 check "the daemon starts" start_daemon
 echo 1 >"$T/events/enable"
@@ -47,11 +28,11 @@ cat "$T/trace_pipe" >"$tmp/pipe" &
 cat_pid=$!
 check "the blocked cat gets the program's first round" \
 	wait_for 3 grep -q 'foo hello 0 ' "$tmp/pipe"
-[ -n "$tsan" ] && skip_tid=$(ls /proc/"$pid"/task | sort -n | sed -n 2p)
+skip_tid=$(tsan_tid "$app" "$pid")
 sleep 0.3
-before=$(switches)
+before=$(switches "$pid" "$skip_tid")
 sleep 2
-after=$(switches)
+after=$(switches "$pid" "$skip_tid")
 check "the idle program's threads switch at most 4 times in 2 s ($((after - before)))" \
 	test $((after - before)) -le 4
 echo "threads: $(ls /proc/"$pid"/task | wc -l)${skip_tid:+ (not counted: $skip_tid, of ThreadSanitizer)}, switches before $before, after $after" | diag -
@@ -59,22 +40,8 @@ check "its next round, 4 s after the first, reaches the cat" \
 	wait_for 6 grep -q 'foo hello 1 ' "$tmp/pipe"
 wait "$pid"
 
-# The time from the end of the marker's write(2) to the cat's output,
-# measured by a Python loop (a shell loop's forks cost tens of ms here).
-got=$("${PYTHON:-python3}" - "$T/trace_marker" "$tmp/pipe" <<'PY'
-import sys, time
-marker, pipe = sys.argv[1], sys.argv[2]
-with open(marker, "w") as f:
-    f.write("wake up\n")
-t0 = time.monotonic()
-while time.monotonic() - t0 < 1:
-    with open(pipe, "rb") as f:
-        if b"wake up" in f.read():
-            print(int((time.monotonic() - t0) * 1000))
-            break
-    time.sleep(0.001)
-PY
-)
+# The time from the end of the marker's write(2) to the cat's output.
+got=$(marker_ms "$T/trace_marker" "$tmp/pipe")
 check "a trace_marker write reaches the blocked cat in < 100 ms (${got:-no line in 1 s} ms)" \
 	test -n "$got" -a "${got:-1000}" -lt 100
 kill "$cat_pid" 2>/dev/null

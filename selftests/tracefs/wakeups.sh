@@ -17,6 +17,7 @@
 
 set -u
 . "$(dirname "$0")/../lib/tap.sh"
+. "$(dirname "$0")/../lib/wakeups.bash"
 
 sample=$objtree/samples/tracefs/tracefs-sample
 tap_begin wakeups
@@ -46,26 +47,6 @@ is_mounted() {
 	awk -v d="$1" '$2 == d && $3 ~ /^fuse/ { found = 1 } END { exit !found }' /proc/mounts
 }
 
-# ThreadSanitizer's runtime has a thread of its own that wakes ~10 times
-# a second (it is created at its start, before any constructor: the
-# process's second thread); it is not ours, and not counted.
-skip_tid=
-tsan=
-ldd "$sample" 2>/dev/null | grep -q libtsan && tsan=1
-
-# Context switches of every thread of $pid, added up.
-switches() {
-	local t n=0 c
-
-	for t in /proc/"$pid"/task/*; do
-		[ "${t##*/}" = "$skip_tid" ] && continue
-		c=$(awk '/^(non)?voluntary_ctxt_switches:/ { n += $2 } END { print n + 0 }' \
-			"$t/status" 2>/dev/null)
-		n=$((n + ${c:-0}))
-	done
-	echo $n
-}
-
 USTRACE_TRACEFS=$mnt USTRACE_EVENTS='sample_trace:*' USTRACE_MODE=producer-consumer \
 	USTRACE_OUTPUT=$tmp/trace.dat "$sample" -p 600000000 </dev/null >"$tmp/out" 2>"$tmp/err" &
 pid=$!
@@ -88,36 +69,22 @@ fi
 [ -d "$mnt/instances/ustrace-record" ] && ok "the recorder's instance is there" ||
 	not_ok "the recorder's instance is there"
 echo 1 > "$mnt/events/sample_trace/enable"
-[ -n "$tsan" ] && skip_tid=$(ls /proc/"$pid"/task | sort -n | sed -n 2p)
+skip_tid=$(tsan_tid "$sample" "$pid")
 cat "$mnt/trace_pipe" > "$tmp/pipe" &
 cat_pid=$!
 # Let everything settle: the mount's first requests, the reader parked.
 sleep 1
-before=$(switches)
+before=$(switches "$pid" "$skip_tid")
 sleep 2
-after=$(switches)
+after=$(switches "$pid" "$skip_tid")
 kill -0 "$cat_pid" 2>/dev/null && [ ! -s "$tmp/pipe" ] && ok "the cat is blocked on an idle program" ||
 	not_ok "the cat is blocked on an idle program"
 same "context switches of the idle program's threads in 2 s with a reader and a recorder" \
 	0 $((after - before))
 echo "threads: $(ls /proc/"$pid"/task | wc -l)${skip_tid:+ (not counted: $skip_tid, of ThreadSanitizer)}, switches before $before, after $after" | diag -
 
-# The time from the end of the marker's write(2) to the cat's output,
-# measured by a Python loop (a shell loop's forks cost tens of ms here).
-got=$("${PYTHON:-python3}" - "$mnt/trace_marker" "$tmp/pipe" <<'PY'
-import sys, time
-marker, pipe = sys.argv[1], sys.argv[2]
-with open(marker, "w") as f:
-    f.write("wake up\n")
-t0 = time.monotonic()
-while time.monotonic() - t0 < 1:
-    with open(pipe, "rb") as f:
-        if b"wake up" in f.read():
-            print(int((time.monotonic() - t0) * 1000))
-            break
-    time.sleep(0.001)
-PY
-)
+# The time from the end of the marker's write(2) to the cat's output.
+got=$(marker_ms "$mnt/trace_marker" "$tmp/pipe")
 if [ -n "$got" ] && [ "$got" -lt 100 ]; then
 	ok "an event reaches the blocked cat in < 100 ms ($got ms)"
 else

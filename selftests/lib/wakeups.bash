@@ -1,0 +1,51 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+#
+# wakeups.bash - sourced by the tests that check readers sleep rather
+# than poll (selftests/tracefs/wakeups.sh, selftests/collector/wakeups.sh).
+#
+#	switches PID [SKIP_TID]     context switches, voluntary and not, of
+#	                            every thread of PID but SKIP_TID, added up
+#	tsan_tid PROGRAM PID        the thread of ThreadSanitizer's runtime in
+#	                            PID when PROGRAM is built with it (it
+#	                            wakes ~10 times a second: not ours), else
+#	                            nothing
+#	marker_ms MARKER PIPE       write a line to the trace_marker MARKER and
+#	                            print the ms until it is in the file PIPE
+#	                            (a blocked reader's output), or nothing
+#	                            after 1 s
+
+switches() {
+	local pid=$1 skip=${2:-} t n=0 c
+
+	for t in /proc/"$pid"/task/*; do
+		[ "${t##*/}" = "$skip" ] && continue
+		c=$(awk '/^(non)?voluntary_ctxt_switches:/ { n += $2 } END { print n + 0 }' \
+			"$t/status" 2>/dev/null)
+		n=$((n + ${c:-0}))
+	done
+	echo $n
+}
+
+# Made at the runtime's start, before any constructor: the process's
+# second thread.
+tsan_tid() {
+	ldd "$1" 2>/dev/null | grep -q libtsan || return 0
+	ls /proc/"$2"/task | sort -n | sed -n 2p
+}
+
+# Timed by a Python loop (a shell loop's forks cost tens of ms here).
+marker_ms() {
+	"${PYTHON:-python3}" - "$1" "$2" <<'PY'
+import sys, time
+marker, pipe = sys.argv[1], sys.argv[2]
+with open(marker, "w") as f:
+    f.write("wake up\n")
+t0 = time.monotonic()
+while time.monotonic() - t0 < 1:
+    with open(pipe, "rb") as f:
+        if b"wake up" in f.read():
+            print(int((time.monotonic() - t0) * 1000))
+            break
+    time.sleep(0.001)
+PY
+}
