@@ -294,7 +294,20 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
 	check "a member's dump is refused" \
 		grep -q "refused a dump by process [0-9]* of uid 65534: only uid 0 may dump" "$tmp/daemon.log"
 	stop_daemon
+	# The mount's options beside the group (group= is taken out of them).
+	"$ustrace" daemon --rundir "$USTRACE_RUNDIR" --group 4242 -o gid=4243 >>"$tmp/daemon.log" 2>&1 &
+	dpid=$!
+	check "--group with -o gid=N serves" \
+		wait_for 20 test -e "$T/README" -a -S "$USTRACE_RUNDIR/collector.sock"
+	same "the tree's files are of the mount's group" 4243 "$(stat -c %g "$T/trace")"
+	stop_daemon
 	chgrp 0 "$USTRACE_RUNDIR"; chmod 700 "$USTRACE_RUNDIR" "$tmp"
+	"$ustrace" daemon --rundir "$USTRACE_RUNDIR" -o gid=4243 >>"$tmp/daemon.log" 2>&1 &
+	dpid=$!
+	check "-o gid=N alone serves" \
+		wait_for 20 test -e "$T/README" -a -S "$USTRACE_RUNDIR/collector.sock"
+	same "and its run directory stays private" 700 "$(stat -c %a "$USTRACE_RUNDIR")"
+	stop_daemon
 	check "a collector without --group starts once more" start_daemon
 else
 	skip "--group" "needs root and setpriv"

@@ -702,7 +702,7 @@ static int coll_take_options(const char *options, char *rest, size_t size)
 				return -EINVAL;
 			coll_group = (gid_t)v;
 		} else if (len) {
-			if (used + len + 2 > size)
+			if (used + !!used + len + 1 > size)
 				return -EINVAL;
 			if (used)
 				rest[used++] = ',';
@@ -732,7 +732,8 @@ static int coll_run(const char *rundir, const char *options, void (*ready)(void)
 /**
  * ustrace_collector_run - be the collector until ustrace_collector_stop()
  * @rundir:  the run directory, NULL for the default (see coll_rundir())
- * @options: the tracefs mount's options, as ustrace_tracefs_mount()'s
+ * @options: the tracefs mount's options, as ustrace_tracefs_mount()'s, and
+ *           the collector's own group=GID (take that group's programs too)
  * @ready:   called once the tree is mounted and programs may register
  *
  * See ustrace-daemon(1).  Return: 0 when stopped, or -errno: -EBUSY
