@@ -107,7 +107,7 @@ static void events_fork_child(void)
 	pid_t parent_tgid = cached_tgid ? cached_tgid : getppid();
 
 	cached_tid = 0;
-	cached_tgid = getpid();
+	__atomic_store_n(&cached_tgid, getpid(), __ATOMIC_RELAXED);
 	trace_array_fork_child(parent, parent_tgid, cached_tgid);
 	ustrace_fork_reinit_mutex(&event_mutex, PTHREAD_MUTEX_RECURSIVE);
 }
@@ -123,7 +123,7 @@ static void trace_events_init(void)
 {
 	/* atexit handlers run before the destructors of loaded objects. */
 	atexit(mark_exiting);
-	cached_tgid = getpid();
+	__atomic_store_n(&cached_tgid, getpid(), __ATOMIC_RELAXED);
 	ustrace_fork_register(USTRACE_FORK_EVENTS, &events_fork_ops);
 }
 
