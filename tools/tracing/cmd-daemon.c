@@ -79,7 +79,7 @@ static void on_ready(void)
 	if (!run_dir && !ustrace_collector_rundir(dir, sizeof(dir)))
 		run_dir = strdup(dir);
 	fprintf(stderr, "ustrace daemon: serving %s/tracing\n", run_dir ? run_dir : "?");
-	/* The socket listens: what we send waits for the accept loop. */
+	/* In our own tree at once (ustrace_collector_learn(3) in the collector). */
 	for (int i = 0; i < nr_learn; i++) {
 		int n = learn_object(run_dir, learn[i]);
 

@@ -195,8 +195,11 @@ out:
  * The collector lists events/SYSTEM/EVENT from then on, as it does the
  * events of programs gone: a write to its files is remembered and applies
  * to programs that register later (ustrace daemon --learn, ustrace
- * trace-cmd).  The collector does not answer; the call does not wait.
- * Return: 0, -ECONNREFUSED (no collector), -EINVAL, -errno.
+ * trace-cmd).  The call returns once the collector has taken it in (it
+ * closes the connection then), or after COLL_LEARN_WAIT_MS: a tool that
+ * starts trace-cmd next finds the event's directory there.
+ * Return: 0, -ECONNREFUSED (no collector), -ETIMEDOUT (it did not take it
+ * in within the bound), -EINVAL, -errno.
  */
 int ustrace_collector_learn(const char *rundir, const char *system, const char *format)
 {
@@ -208,6 +211,10 @@ int ustrace_collector_learn(const char *rundir, const char *system, const char *
 
 	if (!sl || !fl || sl + 1 + fl > COLL_MAX_PAYLOAD)
 		return -EINVAL;
+	err = coll_learn_local(rundir, system, format);
+	if (err != -ENOENT)
+		return err;
+	err = 0;
 	sock = dump_connect(rundir);
 	if (sock < 0)
 		return sock;
@@ -215,8 +222,19 @@ int ustrace_collector_learn(const char *rundir, const char *system, const char *
 	iov[0] = (struct iovec){ .iov_base = &m, .iov_len = sizeof(m) };
 	iov[1] = (struct iovec){ .iov_base = (void *)system, .iov_len = sl + 1 };
 	iov[2] = (struct iovec){ .iov_base = (void *)format, .iov_len = fl };
-	if (sendmsg(sock, &mh, MSG_NOSIGNAL) < 0)
+	if (sendmsg(sock, &mh, MSG_NOSIGNAL) < 0) {
 		err = -errno;
+	} else {
+		/* Nothing more: it reads this, sees the end, closes. */
+		struct pollfd pfd = { .fd = sock, .events = POLLIN };
+		char c;
+
+		shutdown(sock, SHUT_WR);
+		if (poll(&pfd, 1, COLL_LEARN_WAIT_MS) != 1)
+			err = -ETIMEDOUT;
+		else if (recv(sock, &c, 1, MSG_DONTWAIT) < 0 && errno != ECONNRESET)
+			err = -errno;
+	}
 	close(sock);
 	return err;
 }

@@ -52,6 +52,8 @@
 #define COLL_VERSION		2	/* 2: COLL_WAIT_ARM */
 #define COLL_SOCK_NAME		"collector.sock"
 #define COLL_TREE_NAME		"tracing"
+/* How long ustrace_collector_learn() waits for the collector to take an event in. */
+#define COLL_LEARN_WAIT_MS	2000
 /* A blocked reader that cannot sleep until woken looks again this often. */
 #define COLL_POLL_MS		20
 /* Largest payload: a read or write is cut to this much per call. */

@@ -727,6 +727,30 @@ void ustrace_collector_stop(void)
 		return;
 }
 
+/*
+ * ustrace_collector_learn() in the collector itself, for the run directory
+ * it serves (ustrace daemon --learn, from its ready callback, before the
+ * accept loop could read a LEARN): into the tree at once.  Return: 0, or
+ * -ENOENT when this process does not serve @rundir.  The collector's thread.
+ */
+int coll_learn_local(const char *rundir, const char *system, const char *format)
+{
+	char dir[PATH_MAX];
+
+	if (coll_stop_fd < 0)
+		return -ENOENT;
+	if (rundir && *rundir) {
+		if (snprintf(dir, sizeof(dir), "%s", rundir) >= (int)sizeof(dir))
+			return -ENOENT;
+	} else if (coll_rundir(dir, sizeof(dir))) {
+		return -ENOENT;
+	}
+	if (strcmp(dir, coll_dir))
+		return -ENOENT;
+	coll_tree_learn_format(system, format, strlen(format));
+	return 0;
+}
+
 static int coll_run(const char *rundir, const char *options, void (*ready)(void));
 
 /**

@@ -121,6 +121,9 @@ uint32_t *coll_wait_word(void);
 void coll_wait_wake(void);
 void coll_wait_changed(void);
 
+/* ustrace_collector_learn() in the collector that serves @rundir; -ENOENT elsewhere. */
+int coll_learn_local(const char *rundir, const char *system, const char *format);
+
 /* The saved_cmdlines of every kept record, one text (malloc()ed). */
 char *coll_records_cmdlines(size_t *len);
 
