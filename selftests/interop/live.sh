@@ -119,7 +119,10 @@ t_listen() {
 		grep -q ":$(printf '%04X' "$port") " /proc/net/tcp /proc/net/tcp6 2>/dev/null && break
 		sleep 0.05
 	done
-	tc record -N "localhost:$port" -e sample_trace:foo_bar sleep 0.5 >"$WORK/net.out" 2>&1 ||
+	# -b: the tests above left 16 KiB per CPU (trace-cmd does not put the
+	# size back), which a loaded machine's network reader could let the
+	# fast producer overwrite; 2 MiB holds the whole half second.
+	tc record -N "localhost:$port" -b 2048 -e sample_trace:foo_bar sleep 0.5 >"$WORK/net.out" 2>&1 ||
 		{ kill -INT "$lpid"; wait "$lpid"; echo "record -N failed: $(tail -n 5 "$WORK/net.out")"; return 1; }
 	# The listener's child writes the .dat when the connection ends,
 	# then removes its per-CPU files.
