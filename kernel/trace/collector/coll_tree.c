@@ -91,6 +91,7 @@ struct cfile {
 	size_t			snap_len;
 	bool			snapped;
 	bool			wrote;
+	bool			remembered;	/* the node's, when opened */
 	pthread_mutex_t		lock;
 };
 
@@ -373,13 +374,16 @@ static int tree_lookup(uint64_t parent, const char *name, struct tfs_stat *st)
 static int tree_getattr(uint64_t ino, struct tfs_stat *st)
 {
 	struct node *n;
+	int err = -ENOENT;
 
 	pthread_mutex_lock(&tree_lock);
 	n = node_by_ino_locked(ino);
-	if (n && n->mode)
+	if (n && n->mode) {
 		stat_of_node(n, st);
+		err = 0;
+	}
 	pthread_mutex_unlock(&tree_lock);
-	return n && n->mode ? 0 : -ENOENT;
+	return err;
 }
 
 /* readdir: the names of every member, each once, in the order first seen. */
@@ -474,13 +478,15 @@ static int tree_readdir(uint64_t ino, off_t offset,
 	struct members ms;
 	struct node *n, *c;
 	int err = -ENOENT, i;
+	mode_t mode;
 
 	pthread_mutex_lock(&tree_lock);
 	n = node_by_ino_locked(ino);
+	mode = n ? n->mode : 0;	/* lookups and rmdir change it, under the lock */
 	pthread_mutex_unlock(&tree_lock);
 	if (!n)
 		return -ENOENT;
-	if (!S_ISDIR(n->mode))
+	if (!S_ISDIR(mode))
 		return -ENOTDIR;
 	if (members_get(&ms))
 		return -ENOMEM;
@@ -1138,13 +1144,17 @@ static int tree_open(uint64_t ino, int flags, struct tfs_file **filep)
 	struct node *n;
 	int err = -ENOENT, first_err = 0;
 	bool events, marker;
+	mode_t mode;
 
+	/* mode and remembered: lookups and rmdir change them, under the lock. */
 	pthread_mutex_lock(&tree_lock);
 	n = node_by_ino_locked(ino);
+	mode = n ? n->mode : 0;
+	events = n && n->remembered;
 	pthread_mutex_unlock(&tree_lock);
-	if (!n || !n->mode)
+	if (!n || !mode)
 		return -ENOENT;
-	if (S_ISDIR(n->mode))
+	if (S_ISDIR(mode))
 		return -EISDIR;
 	f = calloc(1, sizeof(*f));
 	if (!f)
@@ -1153,7 +1163,7 @@ static int tree_open(uint64_t ino, int flags, struct tfs_file **filep)
 	f->node = n;
 	f->flags = flags;
 	f->kind = kind_of(n->path);
-	events = n->remembered;
+	f->remembered = events;
 	marker = !strncmp(base_name(n->path), "trace_marker", 12) &&
 		 (flags & O_ACCMODE) != O_RDONLY;
 	if (members_get(&ms)) {
@@ -1223,7 +1233,7 @@ static int tree_open(uint64_t ino, int flags, struct tfs_file **filep)
 		cfile_free(f);
 		return first_err;
 	}
-	if (!f->nr && !n->remembered) {
+	if (!f->nr && !events) {
 		cfile_free(f);
 		return err;
 	}
@@ -1553,7 +1563,7 @@ static int cfile_snap(struct cfile *f)
 		f->snap_len = lens[0];
 		texts[0] = NULL;
 		/* A remembered file keeps its last text for when no process has it. */
-		if (f->node->remembered) {
+		if (f->remembered) {
 			pthread_mutex_lock(&tree_lock);
 			free(f->node->cache);
 			f->node->cache = f->snap_len ? malloc(f->snap_len) : NULL;
@@ -1681,7 +1691,7 @@ static ssize_t tree_write(struct tfs_file *file, const char *buf, size_t size, o
 	}
 	if (ret > 0 || (ret == 0 && !size)) {
 		f->wrote = true;
-		if (f->kind == F_FIRST && f->node->remembered && !path_adds(f->node->path) &&
+		if (f->kind == F_FIRST && f->remembered && !path_adds(f->node->path) &&
 		    !off) {
 			pthread_mutex_lock(&tree_lock);
 			free(f->node->cache);
