@@ -689,18 +689,8 @@ static int coll_take_options(const char *options, char *rest, size_t size)
 		size_t len = (size_t)(end - s);
 
 		if (len > 6 && !strncmp(s, "group=", 6)) {
-			char num[16], *e;
-			unsigned long v;
-
-			if (len - 6 >= sizeof(num))
+			if (tfs_parse_gid(s + 6, len - 6, &coll_group))
 				return -EINVAL;
-			memcpy(num, s + 6, len - 6);
-			num[len - 6] = 0;
-			errno = 0;
-			v = strtoul(num, &e, 10);
-			if (errno || *e || num[0] < '0' || num[0] > '9' || v >= (gid_t)-1)
-				return -EINVAL;
-			coll_group = (gid_t)v;
 		} else if (len) {
 			if (used + !!used + len + 1 > size)
 				return -EINVAL;

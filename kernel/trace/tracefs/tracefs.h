@@ -192,4 +192,7 @@ extern const struct tfs_backend tfs_local_backend;
  */
 int tfs_serve(const char *path, const char *options, const struct tfs_backend *be);
 
+/* A group number as the mount's gid= takes it: @len decimal digits.  0, -EINVAL. */
+int tfs_parse_gid(const char *s, size_t len, gid_t *gid);
+
 #endif /* _USTRACE_KERNEL_TRACE_TRACEFS_H */

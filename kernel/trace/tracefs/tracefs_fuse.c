@@ -129,7 +129,7 @@ struct tfs_mount_opts {
 };
 
 /* A decimal group number, as tracefs's gid= takes (-1 is no group). */
-static int tfs_parse_gid(const char *s, size_t len, gid_t *gid)
+int tfs_parse_gid(const char *s, size_t len, gid_t *gid)
 {
 	unsigned long long val = 0;
 	size_t i;
