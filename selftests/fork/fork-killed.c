@@ -14,8 +14,10 @@
  * after a random time, as supervisors kill stuck workers, until one of
  * them has left a CPU's page unfinished (its events are then dropped);
  * then ring_buffer_reset() must empty every CPU, and the parent's next
- * events must all be recorded.  Every child is reaped (the kill of a
- * zombie's reservation is seen too: a zombie is a dead writer).
+ * events must all be recorded.  Every child is reaped before the next
+ * is forked, so the dead writers here are gone processes (a zombie not
+ * yet reaped counts as dead too, rb_pid_gone(); this test does not reach
+ * that case).
  */
 #include <errno.h>
 #include <signal.h>
