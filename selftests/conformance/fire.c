@@ -462,6 +462,12 @@ static void fire_syscalls(void)
 }
 
 /* Every event of the corpus, in the order of its headers. */
+/* A fork the machine made (main.c's proc connector): the kernel's event of it. */
+void conformance_fire_fork(void)
+{
+	trace_sched_process_fork(&task_a, &task_b);
+}
+
 void conformance_fire_all(void)
 {
 	fire_sched();

@@ -10,7 +10,11 @@
  *   conformance-fire --serve         fire every event every millisecond until
  *                                    SIGTERM or SIGINT, then exit(0): with
  *                                    USTRACE_TRACEFS=DIR, a tracefs of the
- *                                    kernel's events for ftracetest.sh
+ *                                    kernel's events for ftracetest.sh; as
+ *                                    root, sched_process_fork also fires at
+ *                                    once for every fork on the machine
+ *                                    (the proc connector), as the kernel's
+ *                                    does for the test shell's forks
  *
  * With USTRACE_EVENTS and USTRACE_OUTPUT set, the recorder writes the same
  * records into a trace.dat at exit, for trace-cmd report (trace-text.sh).
@@ -21,12 +25,19 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <pthread.h>
+#include <unistd.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <linux/cn_proc.h>
+#include <linux/connector.h>
+#include <linux/netlink.h>
 
 #include <linux/trace.h>
 #include <linux/trace_events.h>
 
 void conformance_fire_all(void);
+void conformance_fire_fork(void);
 
 static const char *const systems[] = {
 	"sched", "irq", "timer", "workqueue", "signal", "task", "kmem", "writeback",
@@ -92,14 +103,74 @@ static void on_stop(int sig)
 	stop = 1;
 }
 
+/*
+ * The kernel's tests fork a subshell and expect sched_process_fork of it
+ * in the same step (trigger-snapshot.tc: enable, fork, set the trigger,
+ * fork, read the snapshot): a 1 ms tick misses that half the time.  The
+ * proc connector tells of every fork on the machine as it happens; each
+ * fires the event.  Without it (not root, no CONFIG_PROC_EVENTS) the
+ * tick alone.
+ */
+static int fork_listen(void)
+{
+	struct sockaddr_nl sa = { .nl_family = AF_NETLINK, .nl_groups = CN_IDX_PROC,
+				  .nl_pid = 0 };
+	struct {
+		struct nlmsghdr nl;
+		struct cn_msg cn;
+		enum proc_cn_mcast_op op;
+	} __attribute__((__packed__)) req = {
+		.nl = { .nlmsg_len = sizeof(req), .nlmsg_type = NLMSG_DONE },
+		.cn = { .id = { CN_IDX_PROC, CN_VAL_PROC }, .len = sizeof(req.op) },
+		.op = PROC_CN_MCAST_LISTEN,
+	};
+	int fd = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC, NETLINK_CONNECTOR);
+
+	if (fd < 0)
+		return -1;
+	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) ||
+	    send(fd, &req, sizeof(req), 0) != (ssize_t)sizeof(req)) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+static void *fork_watch(void *arg)
+{
+	int fd = (int)(long)arg;
+	char buf[4096] __attribute__((__aligned__(8)));
+
+	for (;;) {
+		ssize_t n = recv(fd, buf, sizeof(buf), 0);
+		struct nlmsghdr *nl = (struct nlmsghdr *)buf;
+
+		if (n <= 0)
+			continue;
+		for (; NLMSG_OK(nl, (size_t)n); nl = NLMSG_NEXT(nl, n)) {
+			struct cn_msg *cn = NLMSG_DATA(nl);
+			struct proc_event *ev = (struct proc_event *)cn->data;
+
+			if (nl->nlmsg_len >= NLMSG_LENGTH(sizeof(*cn) + sizeof(ev->what)) &&
+			    ev->what == PROC_EVENT_FORK)
+				conformance_fire_fork();
+		}
+	}
+	return NULL;
+}
+
 static int serve(void)
 {
 	struct sigaction sa = { .sa_handler = on_stop };
 	const struct timespec tick = { 0, 1000 * 1000 };
+	int fd = fork_listen();
+	pthread_t t;
 
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGINT, &sa, NULL);
+	if (fd >= 0 && pthread_create(&t, NULL, fork_watch, (void *)(long)fd))
+		close(fd);
 	while (!stop) {
 		conformance_fire_all();
 		nanosleep(&tick, NULL);
