@@ -55,6 +55,7 @@ struct coll_proc {
 	bool			learning;	/* a learner runs (coll_procs_lock) */
 	bool			relearn;	/* and must walk again */
 	bool			texts_read;	/* the learner read the texts */
+	uint64_t		ticket;		/* its first walk's turn (coll_procs_lock) */
 	bool			skip_pollin;	/* accept loop: a call is reading */
 	pthread_mutex_t		call_lock;	/* one call at a time */
 	uint32_t		seq;		/* under call_lock */
@@ -69,6 +70,9 @@ static void coll_proc_note_events(struct coll_proc *p);
 static pthread_mutex_t coll_procs_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct coll_proc *coll_procs, **coll_procs_tail = &coll_procs;
 static uint64_t coll_next_id;
+/* First walks in the order of registration: coll_learn_turn(). */
+static pthread_cond_t coll_learn_cond = PTHREAD_COND_INITIALIZER;
+static uint64_t coll_learn_tickets, coll_learn_done;
 static int coll_stop_fd = -1;
 static char coll_dir[PATH_MAX];
 
@@ -396,13 +400,52 @@ void coll_procs_state(const struct coll_msg *msg, const void *payload)
  * its texts the first time, and walks again as long as the process says
  * it registered more events (EVENTS) meanwhile.  It holds a reference.
  */
+/*
+ * The first walk of a process waits for those of the processes that
+ * registered before it, so that of two formats of one event the first
+ * registered is the one served and the other refused (coll_tree.c),
+ * whichever learner is quicker.  At most COLL_LEARN_TURN_MS: a process
+ * slow to answer delays the ones after it by that much, not for ever.
+ */
+#define COLL_LEARN_TURN_MS	2000
+
+static void coll_learn_turn(struct coll_proc *p)
+{
+	struct timespec until;
+
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_sec += COLL_LEARN_TURN_MS / 1000;
+	pthread_mutex_lock(&coll_procs_lock);
+	while (coll_learn_done + 1 < p->ticket &&
+	       !pthread_cond_timedwait(&coll_learn_cond, &coll_procs_lock, &until))
+		;
+	pthread_mutex_unlock(&coll_procs_lock);
+}
+
+/* Its first walk is done (or will not be made): the next may go. */
+static void coll_learn_turn_done(struct coll_proc *p)
+{
+	pthread_mutex_lock(&coll_procs_lock);
+	if (coll_learn_done < p->ticket) {
+		coll_learn_done = p->ticket;
+		pthread_cond_broadcast(&coll_learn_cond);
+	}
+	pthread_mutex_unlock(&coll_procs_lock);
+}
+
 static void *coll_learner(void *arg)
 {
 	struct coll_proc *p = arg;
-	bool again;
+	bool again, first = !p->texts_read;
 
+	if (first)
+		coll_learn_turn(p);
 	do {
 		coll_tree_learn(p);
+		if (first) {
+			coll_learn_turn_done(p);
+			first = false;
+		}
 		if (!p->texts_read) {
 			p->texts_read = true;
 			coll_record_texts(p);
@@ -429,6 +472,8 @@ static void coll_proc_note_events(struct coll_proc *p)
 	if (start) {
 		p->learning = true;
 		p->refs++;
+		if (!p->ticket)
+			p->ticket = ++coll_learn_tickets;
 	} else {
 		p->relearn = true;
 	}
@@ -438,6 +483,7 @@ static void coll_proc_note_events(struct coll_proc *p)
 	pthread_attr_init(&attr);
 	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
 	if (pthread_create(&t, &attr, coll_learner, p)) {
+		coll_learn_turn_done(p);
 		pthread_mutex_lock(&coll_procs_lock);
 		p->learning = false;
 		pthread_mutex_unlock(&coll_procs_lock);
