@@ -19,8 +19,12 @@ end() {
 	[ -n "$xpid" ] && kill "$xpid" 2>/dev/null && wait "$xpid" 2>/dev/null
 }
 trap end EXIT
-# -displayfd: Xvfb picks a free display and says which.
-Xvfb -displayfd 3 -screen 0 1280x800x24 -nolisten tcp 3>"$dir/display" >"$dir/xvfb.log" 2>&1 &
+# -displayfd: Xvfb picks a free display and says which.  -noreset: an X
+# server resets when its last client leaves, and refuses connections
+# meanwhile; the xdotool calls below connect and leave while KernelShark
+# starts, which then could not connect to the display (Qt: "Could not load
+# the Qt platform plugin xcb"), 2 runs in 40.
+Xvfb -displayfd 3 -screen 0 1280x800x24 -nolisten tcp -noreset 3>"$dir/display" >"$dir/xvfb.log" 2>&1 &
 xpid=$!
 for i in $(seq 100); do
 	[ -s "$dir/display" ] && break
