@@ -190,6 +190,8 @@ __ustrace_visible unsigned long ring_buffer_dropped_events_cpu(struct trace_buff
 							       int cpu);
 __ustrace_visible unsigned long ring_buffer_read_events_cpu(struct trace_buffer *buffer,
 							    int cpu);
+__ustrace_visible unsigned long ring_buffer_killed_events_cpu(struct trace_buffer *buffer,
+							      int cpu);
 
 /* Snapshots: trade all pages of two buffers (the kernel's ring_buffer_swap_cpu()) */
 __ustrace_visible int ring_buffer_swap(struct trace_buffer *a, struct trace_buffer *b,

@@ -174,16 +174,19 @@ struct trace_event_buffer {
 /*
  * USTRACE_RB_ABI - the version of what a program's objects inline of the
  * ring buffer: struct trace_event_buffer as above, and the commit of
- * trace_event_buffer_commit() below, one atomic add (release) of
- * @commit_add to the 64-bit slot word @commit_word when the reserve set
- * it (Documentation/trace/ring-buffer-design.rst, "What programs
- * inline").  An object's events register with the version it was built
- * with (trace_add_event_call()); the library refuses, with one line on
+ * trace_event_buffer_commit() below when the reserve set @commit_word:
+ * the record's header, the 32-bit word before @entry, loses its writer's
+ * mark (bits 25 to 31 cleared: USTRACE_RB_HDR_KEEP), then one atomic add
+ * (release) of @commit_add to the 64-bit slot word @commit_word
+ * (Documentation/trace/ring-buffer-design.rst, "What programs inline").
+ * An object's events register with the version it was built with
+ * (trace_add_event_call()); the library refuses, with one line on
  * stderr, the events of an object built with another: their probes would
  * commit in a way its ring buffer does not read.  Changes with anything
- * those inline functions or that structure do or mean.
+ * those inline functions or that structure do or mean.  2: the mark.
  */
-#define USTRACE_RB_ABI			1
+#define USTRACE_RB_ABI			2
+#define USTRACE_RB_HDR_KEEP		0x01ffffffu
 
 /* Registry */
 __ustrace_visible struct trace_event_call *trace_find_event_call(const char *system,
@@ -308,11 +311,16 @@ static inline void *trace_event_buffer_reserve(struct trace_event_buffer *fbuffe
  */
 static inline void trace_event_buffer_commit(struct trace_event_buffer *fbuffer)
 {
-	if (__builtin_expect(fbuffer->commit_word != NULL, 1))
+	if (__builtin_expect(fbuffer->commit_word != NULL, 1)) {
+		uint32_t *hdr = (uint32_t *)fbuffer->entry - 1;
+
+		__atomic_store_n(hdr, __atomic_load_n(hdr, __ATOMIC_RELAXED) &
+				 USTRACE_RB_HDR_KEEP, __ATOMIC_RELAXED);
 		__atomic_add_fetch(fbuffer->commit_word, fbuffer->commit_add,
 				   __ATOMIC_RELEASE);
-	else
+	} else {
 		__ustrace_event_buffer_commit(fbuffer);
+	}
 }
 
 /*

@@ -27,6 +27,9 @@
 
 #include "../internal.h"
 #include "ring_buffer/rb_fast.h"
+
+_Static_assert(USTRACE_RB_HDR_KEEP == (u32)~RB_HDR_MARK_BITS,
+	       "the inline commit clears the ring buffer's mark");
 #include "trace_array.h"
 #include "trace.h"
 
@@ -612,6 +615,7 @@ void *__ustrace_event_buffer_reserve(struct trace_event_buffer *fbuffer,
 {
 	struct ring_buffer_event *event;
 	int pid = current_tid();
+	u32 *payload;
 
 	if (unlikely(__atomic_load_n(&file->flags, __ATOMIC_RELAXED) & EVENT_FILE_FL_SLOW_MASK))
 		return event_reserve_slow(fbuffer, file, len, pid);
@@ -620,11 +624,16 @@ void *__ustrace_event_buffer_reserve(struct trace_event_buffer *fbuffer,
 	 * trace_event_buffer_commit(): only the slow path needs the rest of
 	 * @fbuffer, for __ustrace_event_buffer_commit().
 	 */
-	event = rb_reserve_fast(file->buffer, len, &fbuffer->commit_word,
-				&fbuffer->commit_add);
+	/*
+	 * Small records only: the inline commit finds the header just
+	 * before the entry (USTRACE_RB_ABI); a larger one has its length
+	 * between them, and is committed by the library.
+	 */
+	event = rb_reserve_fast(file->buffer, len, RB_MAX_SMALL_DATA, &fbuffer->commit_word,
+				&fbuffer->commit_add, &payload);
 	if (unlikely(!event))
 		return event_reserve_generic(fbuffer, file, len, pid);
-	return event_fill(fbuffer, file, event, pid);
+	return entry_fill(fbuffer, file, (struct trace_entry *)payload, pid);
 }
 
 /**

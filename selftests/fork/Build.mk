@@ -13,9 +13,10 @@
 #   fork-probe   fork() from a probe, while a grace period waits for the
 #                probe, does not return: what fork.rst says is not
 #                supported
-#   fork-killed  children SIGKILLed in the middle of an event leave a CPU's
-#                page unfinished; a reset takes the CPU anyway
-#                (ring-buffer-design.rst, "Writers that die")
+#   fork-killed  children SIGKILLed in the middle of an event while others
+#                write at full speed: their events are found, made padding
+#                and counted, the accounting identity holds; a reset after
+#                random kills (ring-buffer-design.rst, "Writers that die")
 
 $(call add-prog,$(d)/fork-safety,$(d)/fork.c,-lpthread)
 $(call add-static-prog,$(d)/fork-safety-static,$(d)/fork-static.c,-lpthread)

@@ -32,52 +32,77 @@ static __always_inline const u32 *rb_rseq_cpu_id(void)
 	return (const u32 *)((char *)__builtin_thread_pointer() + __rseq_offset +
 			     offsetof(struct rseq, cpu_id));
 }
+
+# ifdef __x86_64__
+/*
+ * The same, read once more each call, %fs-relative: no pointer to keep
+ * in a register (the writers' fast path reads it before and after the
+ * clock; volatile keeps both reads, in order with rdtsc's).
+ */
+static __always_inline u32 rb_rseq_cpu(void)
+{
+	u32 cpu;
+
+	__asm__ __volatile__("movl %%fs:%c1(%2), %0"
+			     : "=r" (cpu)
+			     : "i" (offsetof(struct rseq, cpu_id)), "r" (__rseq_offset));
+	return cpu;
+}
+# endif
 #endif
 
-/* Write the headers of a reservation made at @ev with time delta @delta. */
+/*
+ * Write the headers of a reservation made at @ev with time delta @delta
+ * (below 1 << RB_MARK_DELTA_BITS unless @ext), the data header marked
+ * with @mark until the commit.
+ */
 static __always_inline struct ring_buffer_event *
-rb_fill_event(u32 *ev, u32 evsize, u64 delta, u64 ts, bool ext, bool abs)
+rb_fill_event(u32 *ev, u32 evsize, u64 delta, u64 ts, bool ext, bool abs, u32 mark)
 {
 	if (unlikely(ext)) {
 		if (abs)
 			rb_write_time(ev, RINGBUF_TYPE_TIME_STAMP, ts);
 		else
 			rb_write_time(ev, RINGBUF_TYPE_TIME_EXTEND, delta);
-		rb_write_data_header(ev + 2, evsize, 0);
+		rb_write_data_header(ev + 2, evsize, 0, mark);
 	} else {
-		rb_write_data_header(ev, evsize, (u32)delta);
+		rb_write_data_header(ev, evsize, (u32)delta, mark);
 	}
 	return (struct ring_buffer_event *)ev;
 }
 
 /**
  * rb_reserve_fast - reserve @length bytes on the tail page of this CPU
+ * @max:         the largest @length taken (a constant)
  * @commit_word: set to the slot word the commit adds to
  * @commit_add:  and what it adds (one entry and the bytes reserved)
+ * @payload:     NULL, or (a constant @max of small events only) set to
+ *               where the payload goes
  *
  * Return: the event, or NULL when the fast path does not apply (nothing
  * was reserved; nothing was counted).
  * Context: any thread; lock-free: a cmpxchg16b on the CPU's tail.
  */
 static __always_inline struct ring_buffer_event *
-rb_reserve_fast(struct trace_buffer *buffer, unsigned long length,
-		u64 **commit_word, u64 *commit_add)
+rb_reserve_fast(struct trace_buffer *buffer, unsigned long length, unsigned long max,
+		u64 **commit_word, u64 *commit_add, u32 **payload)
 {
 #if defined(RB_HAVE_RSEQ) && defined(__x86_64__)
-	const u32 *cpu_id = rb_rseq_cpu_id();
 	struct rb_cpu_meta *meta;
 	struct rb_tail old, new;
-	u32 evsize, size, off, cpu, slot, page;
+	u32 evsize, size, off, cpu, slot, page, mark, hdr;
 	u64 now, ts, delta;
 	uintptr_t view;
 	char *region;
+	bool ext;
+	u32 *ev;
 
 	if (unlikely(__atomic_load_n(&buffer->record_disabled, __ATOMIC_RELAXED) ||
 		     !__atomic_load_n(&buffer->fast, __ATOMIC_RELAXED) ||
-		     length > RB_MAX_DATA_SIZE ||
+		     length > max ||
 		     __atomic_load_n(&tc_scale.mode, __ATOMIC_ACQUIRE) != TC_TSC))
 		return NULL;
-	cpu = __atomic_load_n(cpu_id, __ATOMIC_RELAXED);
+	cpu = rb_rseq_cpu();
 	if (unlikely(cpu >= buffer->nr_cpus))
 		return NULL;
 	view = rb_view(buffer);
@@ -86,6 +111,7 @@ rb_reserve_fast(struct trace_buffer *buffer, unsigned long length,
 	if (unlikely(__atomic_load_n(&meta->record_disabled, __ATOMIC_RELAXED)))
 		return NULL;
 	evsize = rb_data_event_size(length);
+	mark = __atomic_load_n(&rb_mark, __ATOMIC_RELAXED);
 	/*
 	 * Torn reads are fine: the cmpxchg compares both words and hands
 	 * back the current ones.  The clock is read after the tail, so that
@@ -99,33 +125,48 @@ rb_reserve_fast(struct trace_buffer *buffer, unsigned long length,
 		 * Still on @cpu after the clock read, or the time is another
 		 * CPU's: the generic path starts over (rb_moved()).
 		 */
-		if (unlikely(__atomic_load_n(cpu_id, __ATOMIC_RELAXED) != cpu))
+		if (unlikely(rb_rseq_cpu() != cpu))
 			return NULL;
 		ts = rb_later(now, old.ts);
 		delta = ts - old.ts;
-		size = evsize + (delta > TS_MASK ? RB_LEN_TIME_EXTEND : 0);
+		ext = delta > RB_MARK_DELTA_MAX;
+		size = evsize + (ext ? RB_LEN_TIME_EXTEND : 0);
 		off = rb_pos_off(old.pos);
 		if (unlikely(off + size > RB_DATA_SIZE))
 			return NULL;
+		/*
+		 * Where the event goes if the cmpxchg succeeds (a resize may
+		 * have added the page since we read the view: rb_region_for()),
+		 * worked out before it: the header is written right after, so
+		 * that a writer killed in between leaves little a reaper
+		 * cannot read (ring-buffer-design.rst, "Writers that die").
+		 */
+		page = rb_pos_page(old.pos);
+		ev = rb_page_data(rb_region_for(view, cpu, page), page) + off / 4;
+		hdr = rb_hdr((evsize - RB_EVNT_HDR_SIZE) >> 2, (u32)delta) | mark;
+		__asm__ ("" : "+r" (ev), "+r" (hdr));
 		new.pos = old.pos + size;
 		new.ts = ts;
 		if (likely(rb_tail_cmpxchg(&meta->tail, &old, new)))
 			break;
 		now = tc_local_tsc();
 	}
+	if (likely(!ext && evsize <= RB_MAX_SMALL_DATA + RB_EVNT_HDR_SIZE))
+		__atomic_store_n(ev, hdr, __ATOMIC_RELAXED);
+	else
+		rb_fill_event(ev, evsize, delta, ts, ext, false, mark);
 	/*
 	 * The page cannot complete while our reservation on it is open, so
-	 * nobody moves it: its slot is stable until the commit.  A resize
-	 * may have added it since we read the view (rb_region_for()).
+	 * nobody moves it: its slot is stable until the commit.
 	 */
-	page = rb_pos_page(old.pos);
 	slot = rb_get_page_slot(region, page);
 	*commit_word = likely(slot < RB_MAX_PAGES) ? &rb_slots(region)[slot] : NULL;
 	*commit_add = RB_SLOT_ONE_ENTRY + size;
-	return rb_fill_event(rb_page_data(rb_region_for(view, cpu, page), page) + off / 4,
-			     evsize, delta, ts, delta > TS_MASK, false);
+	if (payload)
+		*payload = ev + (ext ? 3 : 1);
+	return (struct ring_buffer_event *)ev;
 #else
-	(void)buffer, (void)length, (void)commit_word, (void)commit_add;
+	(void)buffer, (void)length, (void)max, (void)commit_word, (void)commit_add, (void)payload;
 	return NULL;
 #endif
 }

@@ -82,6 +82,7 @@ struct ring_buffer_per_cpu {
 	pthread_mutex_t reader_lock;
 	struct rb_reader r;
 	u32 gone_seen;		/* sharers gone when a reset last asked (rb_writer_died()) */
+	char *hdr;		/* the header page of the mapping (in its first view) */
 } __rb_cacheline;
 
 struct trace_buffer {
@@ -123,9 +124,40 @@ struct trace_buffer {
 	struct trace_buffer *fork_next, **fork_pprev;
 };
 
+/*
+ * This process's mark (rb_mkmark(), rb_layout.h), ORed into the header of
+ * every data event it reserves, in any buffer: owner 0 in the process
+ * that started, the sharer entry a forked child took (the same in every
+ * mapping: ring_buffer_fork.c), 63 for a child that found none.
+ */
+extern u32 rb_mark __attribute__((__visibility__("hidden")));
+
+/* ring_buffer_fork.c: a new mapping: this process, its creator, in its sharers too if a child. */
+void rb_sharers_init(struct trace_buffer *buffer);
+
 /* ring_buffer_fork.c: a process sharing the mapping died since the CPU last asked. */
 struct ring_buffer_per_cpu;
 bool rb_writer_died(struct ring_buffer_per_cpu *cpu_buffer);
+
+/*
+ * ring_buffer_fork.c: make the reservations of writers that died on the
+ * page in slot @slot of @region (slot word @w, events up to @end, @want
+ * its committed count once done) padding, counted in meta->killed; @hdr
+ * is the mapping's header page.
+ * Return: true if it did (the slot word changed).
+ */
+bool rb_reap(char *hdr, char *region, u32 slot, u64 w, u32 end, u32 want);
+
+/* Whether a reaper may look at the CPU of @meta now (rb_reap() that failed: 1 ms later). */
+bool rb_reap_due(struct rb_cpu_meta *meta);
+
+/*
+ * ring_buffer_fork.c: rb_reap() on every page of the CPU that waits for a
+ * reservation (the tail page as far as @tail, a snapshot), if due or
+ * @force.  Under the reader lock, or alone in the process.
+ */
+struct rb_tail;
+void rb_reap_cpu(struct ring_buffer_per_cpu *cpu_buffer, struct rb_tail tail, bool force);
 
 /* ring_buffer_foreign.c: the memfds kept for the collector (system mode). */
 bool rb_keeps_memfds(void);
@@ -174,16 +206,36 @@ static inline u32 rb_data_event_size(unsigned long length)
 	return (u32)(length + RB_EVNT_HDR_SIZE + 3) & ~3u;
 }
 
-static inline void rb_write_data_header(u32 *ev, u32 size, u32 delta)
+/*
+ * The delta of a data event's header, marked or not (a committed one is
+ * below 1 << RB_MARK_DELTA_BITS).
+ */
+static inline u32 rb_data_delta(u32 hdr)
+{
+	return (hdr >> 5) & RB_MARK_DELTA_MAX;
+}
+
+/* A data event's header, marked with @mark until its commit (rb_layout.h). */
+static inline void rb_write_data_header(u32 *ev, u32 size, u32 delta, u32 mark)
 {
 	u32 len = size - RB_EVNT_HDR_SIZE;
 
 	if (len > RB_MAX_SMALL_DATA) {
 		ev[1] = len;
-		ev[0] = rb_hdr(0, delta);
+		__atomic_store_n(&ev[0], rb_hdr(0, delta) | mark, __ATOMIC_RELAXED);
 	} else {
-		ev[0] = rb_hdr(len >> 2, delta);
+		__atomic_store_n(&ev[0], rb_hdr(len >> 2, delta) | mark, __ATOMIC_RELAXED);
 	}
+}
+
+/*
+ * The commit of a data event's header: its mark goes.  Only its writer
+ * writes it meanwhile; a reaper reads it (relaxed, no RMW).
+ */
+static inline void rb_unmark(u32 *hdr)
+{
+	__atomic_store_n(hdr, __atomic_load_n(hdr, __ATOMIC_RELAXED) & ~RB_HDR_MARK_BITS,
+			 __ATOMIC_RELAXED);
 }
 
 /* A time extend (delta) or an absolute time stamp (low 59 bits of ts). */

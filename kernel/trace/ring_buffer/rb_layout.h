@@ -53,7 +53,12 @@ typedef uint64_t u64;
 typedef unsigned __int128 u128;
 
 #define RB_LAYOUT_MAGIC		0x52425553u	/* "USBR" */
-#define RB_LAYOUT_VERSION	2	/* 2: the wait words (rb_cpu_meta.wait, rb_shared_header.wake) */
+/*
+ * 2: the wait words (rb_cpu_meta.wait, rb_shared_header.wake).  3: data
+ * headers marked until committed (RB_HDR_MARK), rb_cpu_meta.killed and
+ * .reaping, rb_shared_header.creator.
+ */
+#define RB_LAYOUT_VERSION	3
 
 #define RB_PAGE_SHIFT		12
 #define RB_DATA_SIZE		RB_PAGE_DATA_SIZE
@@ -166,6 +171,51 @@ static inline int32_t rb_seq_diff(u32 a, u32 b)
 }
 
 /*
+ * A data event's header word while it is reserved and not committed yet:
+ * its writer's mark.
+ *
+ *   bits  0..4   type_len, as committed (the event's size)
+ *   bits  5..24  time delta, as committed (a reservation whose delta does
+ *                not fit in 20 bits takes a time extend before it)
+ *   bits 25..30  owner: 0 the process that made the mapping
+ *                (rb_shared_header.creator), 1..62 the sharer in entry
+ *                owner - 1 (struct rb_sharers), 63 one not known
+ *   bit  31      mark
+ *
+ * The commit clears bits 25..31, leaving the kernel's header (a committed
+ * data event's delta is below 1 << 20, so that bit 31 of a data header
+ * is set only by the mark).  A page holding a marked header is never
+ * complete, so readers never see one; a reservation whose owner died is
+ * found by it and made padding (rb_reap(), "Writers that die" in
+ * ring-buffer-design.rst).
+ */
+#define RB_HDR_MARK		(1u << 31)
+#define RB_HDR_OWNER_SHIFT	25
+#define RB_HDR_OWNER_MASK	0x3fu
+#define RB_HDR_MARK_BITS	(RB_HDR_MARK | RB_HDR_OWNER_MASK << RB_HDR_OWNER_SHIFT)
+#define RB_OWNER_CREATOR	0u
+#define RB_OWNER_UNKNOWN	63u
+#define RB_MARK_DELTA_BITS	20
+#define RB_MARK_DELTA_MAX	((1u << RB_MARK_DELTA_BITS) - 1)
+
+/* The mark of owner @owner, to OR into a data header. */
+static inline u32 rb_mkmark(u32 owner)
+{
+	return RB_HDR_MARK | (owner & RB_HDR_OWNER_MASK) << RB_HDR_OWNER_SHIFT;
+}
+
+/* Whether @hdr is the header of a data event reserved and not committed. */
+static inline bool rb_hdr_marked(u32 hdr)
+{
+	return (hdr & RB_HDR_MARK) && (hdr & 31) <= RINGBUF_TYPE_DATA_TYPE_LEN_MAX;
+}
+
+static inline u32 rb_hdr_owner(u32 hdr)
+{
+	return (hdr >> RB_HDR_OWNER_SHIFT) & RB_HDR_OWNER_MASK;
+}
+
+/*
  * A slot word: the page a ring slot holds, which turn of the ring it is
  * in, and how much of it is done.
  *
@@ -240,7 +290,9 @@ struct rb_cpu_meta {
 	u64 dropped;			/* dropped: full, resizing, too large */
 	u64 pending_lost;		/* drops not yet flagged on a page */
 	u32 switching;			/* writers in the slow path */
-	u32 __pad1;
+	u32 reaping;			/* layout 3: pid of the process in rb_reap() */
+	u64 killed;			/* layout 3: reservations of writers that died */
+	u64 reap_after;			/* layout 3: no reaper before (CLOCK_MONOTONIC ns) */
 
 	/* changed only while frozen */
 	u32 nr_slots __rb_cacheline;	/* pages in the ring */
@@ -252,6 +304,14 @@ struct rb_cpu_meta {
 	 * the earliest waiter's watermark is reached (0: nobody waits).
 	 */
 	u32 wait __rb_cacheline;
+	u32 __pad2;
+	/*
+	 * Layout 3: a page closed and held up with nothing a reaper could
+	 * tell apart: its slot word when first found so, and since when
+	 * (CLOCK_MONOTONIC ns); see rb_reap().
+	 */
+	u64 stuck_word;
+	u64 stuck_since;
 };
 
 #define RB_WAIT_ARMED		(1u << 31)
@@ -280,6 +340,8 @@ struct rb_shared_header {
 	 * watermark or rang the bell, a reset, a resize, a swap, a close.
 	 */
 	u32 wake;
+	/* Layout 3: the process that made the mapping (owner 0 of a mark). */
+	u32 creator;
 };
 
 /*

@@ -165,7 +165,8 @@ noinline void rb_corrupt(struct trace_buffer *buffer, int cpu, const char *what)
  *
  * Return: 0 with the page and slot, -EAGAIN if the tail moved on under us,
  * -ENOBUFS (full, producer/consumer mode), -EBUSY (commit overrun: the
- * page there still has reservations from the last turn), -EIO (corrupt).
+ * page there still has reservations from the last turn; not counted: the
+ * writer may reap them, rb_reserve_slow()), -EIO (corrupt).
  */
 int rb_claim_next(struct trace_buffer *buffer, char *region, u64 pos,
 		  enum rb_claim_mode mode, u32 *npage, u32 *nslot)
@@ -193,12 +194,8 @@ int rb_claim_next(struct trace_buffer *buffer, char *region, u64 pos,
 		if (rb_seq_diff(nseq, seq) != (int32_t)n)
 			return -EAGAIN;
 		if (!(w & RB_SLOT_CONSUMED)) {
-			if (rb_slot_committed(w) != RB_SLOT_FULL) {
-				if (mode == RB_CLAIM_WRITER)
-					__atomic_add_fetch(&meta->commit_overrun, 1,
-							   __ATOMIC_RELAXED);
+			if (rb_slot_committed(w) != RB_SLOT_FULL)
 				return -EBUSY;
-			}
 			if (mode == RB_CLAIM_FLUSH)
 				return -ENOBUFS;
 			if (!(__atomic_load_n(&buffer->flags, __ATOMIC_RELAXED) &
@@ -318,6 +315,29 @@ static noinline struct ring_buffer_event *rb_drop(struct rb_cpu_meta *meta, int 
 }
 
 /*
+ * A commit overrun: the page in slot @nslot, a turn behind the tail, is
+ * still not complete.  If writers that died left it so, their
+ * reservations become padding (rb_reap(), a millisecond after one that failed) and
+ * the writer claims it after all.  Return: whether to try the claim
+ * again (reaped, or completed meanwhile).
+ */
+static noinline bool rb_reap_next(uintptr_t view, unsigned int cpu, u32 nslot)
+{
+	char *region = rb_view_region(view, cpu);
+	u64 w = __atomic_load_n(&rb_slots(region)[nslot], __ATOMIC_ACQUIRE);
+	u32 page = rb_slot_page(w), end;
+
+	if (rb_slot_committed(w) == RB_SLOT_FULL)
+		return true;
+	if (page >= RB_MAX_PAGES || !rb_reap_due((struct rb_cpu_meta *)region))
+		return false;
+	/* Its metadata is in every view; the page maybe only in a newer one. */
+	region = rb_region_for(view, cpu, page);
+	end = (u32)__atomic_load_n(rb_page_commit(region, page), __ATOMIC_RELAXED);
+	return rb_reap(rb_view_base(view) - RB_HDR_SIZE, region, nslot, w, end, RB_SLOT_FULL);
+}
+
+/*
  * The event does not fit on the tail page (or the CPU is frozen): move the
  * tail to the next page, or drop.  Every writer in here is counted in
  * meta->switching, so that reset and resize can wait for us.
@@ -365,7 +385,7 @@ rb_reserve_slow(struct trace_buffer *buffer, uintptr_t view, unsigned int cpu, u
 			goto out;
 		}
 		delta = ts - old.ts;
-		ext = abs || delta > TS_MASK;
+		ext = abs || delta > RB_MARK_DELTA_MAX;
 		size = evsize + (ext ? RB_LEN_TIME_EXTEND : 0);
 		if (off + size <= RB_DATA_SIZE) {
 			/* Someone moved the tail meanwhile: it fits now. */
@@ -375,7 +395,8 @@ rb_reserve_slow(struct trace_buffer *buffer, uintptr_t view, unsigned int cpu, u
 				continue;
 			npage = rb_pos_page(old.pos);
 			event = rb_fill_event(rb_page_data(rb_region_for(view, cpu, npage), npage) +
-					      off / 4, evsize, delta, ts, ext, abs);
+					      off / 4, evsize, delta, ts, ext, abs,
+					      __atomic_load_n(&rb_mark, __ATOMIC_RELAXED));
 			goto out;
 		}
 		/* On a fresh page the event needs no time extend. */
@@ -395,6 +416,12 @@ rb_reserve_slow(struct trace_buffer *buffer, uintptr_t view, unsigned int cpu, u
 			errno = EIO;
 			goto out;
 		}
+		if (ret == -EBUSY) {
+			/* The page there was left unfinished by a writer that died? */
+			if (rb_reap_next(view, cpu, nslot))
+				continue;
+			__atomic_add_fetch(&meta->commit_overrun, 1, __ATOMIC_RELAXED);
+		}
 		if (ret < 0) {
 			rb_drop(meta, ENOBUFS);
 			goto out;
@@ -411,7 +438,8 @@ rb_reserve_slow(struct trace_buffer *buffer, uintptr_t view, unsigned int cpu, u
 		w = __atomic_load_n(&meta->wait, __ATOMIC_SEQ_CST);
 		if (unlikely(w))
 			rb_wait_check(meta, view, w, rb_pos_seq(new.pos));
-		event = rb_fill_event(rb_page_data(region, npage), evsize, 0, ts, abs, abs);
+		event = rb_fill_event(rb_page_data(region, npage), evsize, 0, ts, abs, abs,
+				      __atomic_load_n(&rb_mark, __ATOMIC_RELAXED));
 		goto out;
 	}
 out:
@@ -470,7 +498,7 @@ again:
 			goto again;
 		ts = rb_later(now, old.ts);
 		delta = ts - old.ts;
-		ext = abs || delta > TS_MASK;
+		ext = abs || delta > RB_MARK_DELTA_MAX;
 		size = evsize + (ext ? RB_LEN_TIME_EXTEND : 0);
 		off = rb_pos_off(old.pos);
 		if (off + size > RB_DATA_SIZE) {
@@ -487,7 +515,7 @@ again:
 	}
 	page = rb_pos_page(old.pos);
 	return rb_fill_event(rb_page_data(rb_region_for(view, cpu, page), page) + off / 4,
-			     evsize, delta, ts, ext, abs);
+			     evsize, delta, ts, ext, abs, __atomic_load_n(&rb_mark, __ATOMIC_RELAXED));
 }
 
 /**
@@ -514,7 +542,7 @@ struct ring_buffer_event *ring_buffer_lock_reserve(struct trace_buffer *buffer,
 	struct ring_buffer_event *event;
 	u64 *word, add;
 
-	event = rb_reserve_fast(buffer, length, &word, &add);
+	event = rb_reserve_fast(buffer, length, RB_MAX_DATA_SIZE, &word, &add, NULL);
 	if (likely(event))
 		return event;
 	return rb_reserve_generic(buffer, length);
@@ -558,6 +586,7 @@ static noinline int rb_commit_generic(struct trace_buffer *buffer,
 		rb_corrupt(buffer, rb_region_cpu(buffer, region), "bad event committed");
 		return -EINVAL;
 	}
+	rb_unmark(rb_is_time_event(*(u32 *)event) ? (u32 *)event + 2 : (u32 *)event);
 	__atomic_add_fetch(slot, RB_SLOT_ONE_ENTRY + size, __ATOMIC_RELEASE);
 	return 0;
 }
@@ -601,10 +630,11 @@ int ring_buffer_unlock_commit(struct trace_buffer *buffer, struct ring_buffer_ev
 	if (unlikely(slot >= RB_MAX_PAGES))
 		return rb_commit_generic(buffer, event);
 	/*
-	 * Release: the event is visible to whoever acquires the slot word
-	 * complete (the reader's swap, the iterator): every later add is in
-	 * this add's release sequence.
+	 * Release: the event, its header unmarked, is visible to whoever
+	 * acquires the slot word complete (the reader's swap, the iterator):
+	 * every later add is in this add's release sequence.
 	 */
+	rb_unmark((u32 *)event);
 	__atomic_add_fetch(&rb_slots(region)[slot],
 			   RB_SLOT_ONE_ENTRY + type * 4 + RB_EVNT_HDR_SIZE, __ATOMIC_RELEASE);
 	return 0;
@@ -616,7 +646,8 @@ static void rb_event_discard(u32 *ev)
 	if (rb_is_time_event(ev[0]))
 		ev += 2;
 	ev[1] = rb_data_size(ev) - RB_EVNT_HDR_SIZE;
-	ev[0] = rb_hdr(RINGBUF_TYPE_PADDING, rb_hdr_delta(ev[0]) ?: 1);
+	__atomic_store_n(&ev[0], rb_hdr(RINGBUF_TYPE_PADDING, rb_data_delta(ev[0]) ?: 1),
+			 __ATOMIC_RELAXED);
 }
 
 /* The delta an event added to the time; 0 for an absolute stamp. */
@@ -626,7 +657,7 @@ static u64 rb_reserved_delta(const u32 *ev)
 		return rb_time_value(ev);
 	if (rb_hdr_type(ev[0]) == RINGBUF_TYPE_TIME_STAMP)
 		return 0;
-	return rb_hdr_delta(ev[0]);
+	return rb_data_delta(ev[0]);
 }
 
 /**
@@ -728,6 +759,7 @@ static void rb_init_cpu(struct ring_buffer_per_cpu *cpu_buffer, u32 nr_slots, u6
 	meta->commit_overrun = 0;
 	meta->dropped = 0;
 	meta->pending_lost = 0;
+	meta->killed = 0;
 	memset(&cpu_buffer->r, 0, sizeof(cpu_buffer->r));
 	cpu_buffer->r.page = reader_page;
 }
@@ -807,6 +839,8 @@ static int rb_freeze(struct ring_buffer_per_cpu *cpu_buffer, u32 frozen_off,
 			rb_tail_cmpxchg(&meta->tail, &new, old);
 			return -EBUSY;
 		}
+		/* Reservations that writers gone left are reaped, not waited for. */
+		rb_reap_cpu(cpu_buffer, old, false);
 		nanosleep(&pause, NULL);
 	}
 	return 0;
@@ -1432,6 +1466,7 @@ struct trace_buffer *ring_buffer_alloc(unsigned long size, unsigned flags)
 	if (err)
 		goto fail;
 	rb_fill_header(buffer);
+	rb_sharers_init(buffer);
 	now = trace_clock_local();
 	for (unsigned int cpu = 0; cpu < buffer->nr_cpus; cpu++) {
 		struct ring_buffer_per_cpu *cpu_buffer = &buffer->cpus[cpu];
@@ -1439,6 +1474,7 @@ struct trace_buffer *ring_buffer_alloc(unsigned long size, unsigned flags)
 
 		memset(cpu_buffer, 0, sizeof(*cpu_buffer));
 		cpu_buffer->buffer = buffer;
+		cpu_buffer->hdr = buffer->map;
 		cpu_buffer->cpu = (int)cpu;
 		cpu_buffer->region = region;
 		cpu_buffer->meta = (struct rb_cpu_meta *)region;

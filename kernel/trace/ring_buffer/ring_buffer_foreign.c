@@ -201,6 +201,28 @@ static u32 rb_foreign_valid(const u32 *data, u32 limit)
 }
 
 /*
+ * The copy of a page left unfinished: the records still marked
+ * (rb_layout.h: reserved, never committed, their writer killed) become
+ * padding, as the program's own reaper makes them.  Return: their bytes.
+ */
+static u32 rb_foreign_unmark(u32 *data, u32 end)
+{
+	u32 off = 0, size, bytes = 0;
+
+	while (off < end && (size = rb_event_size_at(data, off, end))) {
+		u32 *ev = data + off / 4;
+
+		if (rb_hdr_marked(ev[0])) {
+			ev[1] = size - RB_EVNT_HDR_SIZE;
+			ev[0] = rb_hdr(RINGBUF_TYPE_PADDING, rb_data_delta(ev[0]) ?: 1);
+			bytes += size;
+		}
+		off += size;
+	}
+	return bytes;
+}
+
+/*
  * One event of a page: its size (0 if its header makes no sense before
  * @end), @stamp moved to its time, @is_data whether it is a record.
  */
@@ -291,8 +313,8 @@ int ring_buffer_foreign_read(const void *map, size_t size, int cpu,
 	for (u32 tries = 0; tries < RB_MAX_PAGES; tries++) {
 		u64 w, w2, stamp, commit;
 		u32 page_id, committed, end, back, slot, lost;
+		bool complete, unfinished = false;
 		const char *src;
-		bool complete;
 
 		n = __atomic_load_n(&meta->nr_slots, __ATOMIC_RELAXED);
 		nr_pages = __atomic_load_n(&meta->nr_pages, __ATOMIC_RELAXED);
@@ -356,6 +378,7 @@ int ring_buffer_foreign_read(const void *map, size_t size, int cpu,
 			if (!pos->off)
 				pos->unfinished += RB_DATA_SIZE - end;
 			complete = true;
+			unfinished = true;
 		}
 		if (pos->off >= end) {
 			if (!complete)
@@ -377,6 +400,9 @@ int ring_buffer_foreign_read(const void *map, size_t size, int cpu,
 		    rb_slot_page(w2) != page_id)
 			continue;	/* overwritten while copied: try again from the ring */
 		commit = end - pos->off;
+		if (unfinished)
+			pos->unfinished += rb_foreign_unmark((u32 *)(out + RB_PAGE_HDR_SIZE),
+							     (u32)commit);
 		memset(out + RB_PAGE_HDR_SIZE + commit, 0, RB_DATA_SIZE - commit);
 		if (lost || pos->lost_pages) {
 			commit |= RB_MISSED_EVENTS;

@@ -65,6 +65,33 @@ static int rb_flush_tail(struct ring_buffer_per_cpu *cpu_buffer, u32 seq, u64 w)
 	return 0;
 }
 
+/*
+ * The page at the head (slot @slot, word @w) is not complete: if writers
+ * that died left it so (the tail page: its reservations so far), their
+ * reservations are reaped (rb_reap(), a millisecond after one that failed).
+ * Return: true if it did.
+ */
+static bool rb_reap_stuck(struct ring_buffer_per_cpu *cpu_buffer, u32 slot, u64 w)
+{
+	u32 page = rb_slot_page(w), end, want;
+	struct rb_tail tail;
+
+	if (page >= cpu_buffer->meta->nr_pages || !rb_reap_due(cpu_buffer->meta))
+		return false;
+	tail = rb_tail_snapshot(&cpu_buffer->meta->tail);
+	if (rb_pos_seq(tail.pos) == rb_slot_seq(w)) {
+		if (rb_off_frozen(rb_pos_off(tail.pos)))
+			return false;
+		end = rb_pos_used(tail.pos);
+		want = end + RB_MARK_OPEN;
+	} else {
+		end = (u32)__atomic_load_n(rb_page_commit(cpu_buffer->region, page),
+					   __ATOMIC_RELAXED);
+		want = RB_SLOT_FULL;
+	}
+	return rb_reap(cpu_buffer->hdr, cpu_buffer->region, slot, w, end, want);
+}
+
 /* Point the head at the oldest page the ring can still hold. */
 static void rb_reader_resync(struct ring_buffer_per_cpu *cpu_buffer)
 {
@@ -109,6 +136,8 @@ static int rb_swap_reader_page(struct ring_buffer_per_cpu *cpu_buffer, bool flus
 			continue;
 		}
 		if (rb_slot_committed(w) != RB_SLOT_FULL) {
+			if (rb_reap_stuck(cpu_buffer, r->head_slot, w))
+				continue;
 			if (!flush)
 				return -EAGAIN;
 			ret = rb_flush_tail(cpu_buffer, r->head, w);
@@ -848,11 +877,24 @@ unsigned long ring_buffer_commit_overrun_cpu(struct trace_buffer *buffer, int cp
 
 /**
  * ring_buffer_dropped_events_cpu - events dropped: buffer full in
- * producer/consumer mode, larger than a page, or written during a resize
+ * producer/consumer mode, larger than a page, written during a resize, or
+ * reserved by a writer that died before its commit (those also in
+ * ring_buffer_killed_events_cpu())
  */
 unsigned long ring_buffer_dropped_events_cpu(struct trace_buffer *buffer, int cpu)
 {
-	return rb_counter(buffer, cpu, offsetof(struct rb_cpu_meta, dropped));
+	return rb_counter(buffer, cpu, offsetof(struct rb_cpu_meta, dropped)) +
+	       rb_counter(buffer, cpu, offsetof(struct rb_cpu_meta, killed));
+}
+
+/**
+ * ring_buffer_killed_events_cpu - events reserved by writers that died
+ * before their commit (a forked child killed in the middle of an event),
+ * found and made padding (ring-buffer-design.rst, "Writers that die")
+ */
+unsigned long ring_buffer_killed_events_cpu(struct trace_buffer *buffer, int cpu)
+{
+	return rb_counter(buffer, cpu, offsetof(struct rb_cpu_meta, killed));
 }
 
 /** ring_buffer_read_events_cpu - events consumed by readers of a CPU */
