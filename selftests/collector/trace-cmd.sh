@@ -104,4 +104,30 @@ check "none of the other program's" bash -c '! grep -q "other-app" "$1"' _ "$tmp
 check "of threads other than its main one" bash -c '! grep -q "^ *[^ ]*-$1 " "$2"' _ "$pa" "$tmp/p.txt"
 [ "$tap_failed" = 0 ] || diag "$tmp/p.out"
 
+# KernelShark on the recording of two programs (mix.dat above), as a
+# user other than root (selftests/lib/ks-shot.bash): it loads, says no
+# error, draws.
+ks_missing=
+for c in kernelshark Xvfb xdotool import identify setpriv; do
+	command -v "$c" >/dev/null || ks_missing="$ks_missing $c"
+done
+if [ -n "$ks_missing" ] || [ "$(id -u)" != 0 ] || ! id nobody >/dev/null 2>&1; then
+	skip "KernelShark opens the recording of two programs" \
+		"${ks_missing:+no$ks_missing}${ks_missing:-not root, or no user nobody}"
+	skip "KernelShark's log: the file loaded, no error" "as above"
+else
+	ks=$tmp/ks
+	mkdir "$ks" && chmod 711 "$tmp" && cp "$tmp/mix.dat" "$ks/trace.dat" &&
+		cp "$srctree/selftests/lib/ks-shot.bash" "$ks/shot" &&
+		chmod 644 "$ks/trace.dat" && chmod 755 "$ks/shot" && chown nobody "$ks"
+	check "KernelShark opens the recording of two programs (as nobody, under Xvfb)" \
+		timeout -k 5 90 setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups -- \
+		"$ks/shot" "$ks"
+	check "KernelShark's log: the file loaded, no error" bash -c \
+		"grep -q 'Loading.*trace.dat' '$ks/ks.log' &&
+		 ! grep -iv 'failed to initialize\|XDG_RUNTIME_DIR' '$ks/ks.log' |
+			grep -qi 'error\|fail\|warn\|cannot\|unable'"
+	[ "$tap_failed" = 0 ] || diag "$ks/ks.log"
+fi
+
 tap_end
