@@ -48,6 +48,14 @@ struct saved_cmdline {
 
 static struct saved_cmdline saved_cmdlines[SAVED_CMDLINES];
 static pthread_mutex_t cmdline_lock = PTHREAD_MUTEX_INITIALIZER;
+static void (*cmdline_mirror)(int pid, int tgid, const char *comm);
+
+void trace_set_cmdline_mirror(void (*fn)(int pid, int tgid, const char *comm))
+{
+	pthread_mutex_lock(&cmdline_lock);
+	__atomic_store_n(&cmdline_mirror, fn, __ATOMIC_RELAXED);
+	pthread_mutex_unlock(&cmdline_lock);
+}
 
 /*
  * fork(): level USTRACE_FORK_CMDLINES.  A thread's first event takes the
@@ -83,6 +91,7 @@ void trace_save_cmdline(int pid)
 void trace_save_cmdline_of(int pid, int tgid, const char *comm)
 {
 	size_t n = strnlen(comm, TRACE_COMM_LEN - 1);
+	void (*mirror)(int pid, int tgid, const char *comm);
 	struct saved_cmdline *sc;
 
 	if (pid <= 0)
@@ -94,6 +103,9 @@ void trace_save_cmdline_of(int pid, int tgid, const char *comm)
 
 	memcpy(sc->comm, comm, n);
 	sc->comm[n] = '\0';
+	mirror = __atomic_load_n(&cmdline_mirror, __ATOMIC_RELAXED);
+	if (mirror)
+		mirror(pid, tgid, sc->comm);
 	pthread_mutex_unlock(&cmdline_lock);
 }
 

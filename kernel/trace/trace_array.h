@@ -234,6 +234,14 @@ void trace_event_post_register(void (*fn)(void));
  */
 void trace_for_each_saved_cmdline(void (*fn)(int pid, int tgid, const char *comm, void *priv),
 				  void *priv);
+
+/*
+ * A copy of every name saved from now on (system mode: the collector's
+ * client keeps them where the collector finds them after a SIGKILL), or
+ * NULL.  @fn runs with the table locked, for the thread's first record:
+ * it must not block or record events.
+ */
+void trace_set_cmdline_mirror(void (*fn)(int pid, int tgid, const char *comm));
 void trace_print_saved_cmdlines(struct trace_seq *s);
 void trace_print_saved_tgids(struct trace_seq *s);
 unsigned int trace_saved_cmdlines_size(void);

@@ -817,6 +817,66 @@ static int64_t coll_call(const struct coll_msg *m, const char *payload, char *ou
 }
 
 /*
+ * The thread names at the start of the format log (coll_proto.h), mapped
+ * shared: trace.c's saved_cmdlines copies every name it saves there
+ * (trace_set_cmdline_mirror()), so that the collector has them even if we
+ * are SIGKILLed before exit() logs our saved_cmdlines.  NULL in a forked
+ * child: the mapping is its parent's.
+ */
+static struct coll_name *coll_names;
+static size_t coll_names_size;
+
+static void coll_name_put(int pid, int tgid, const char *comm)
+{
+	struct coll_name *t = __atomic_load_n(&coll_names, __ATOMIC_ACQUIRE), *e;
+
+	if (!t || pid <= 0)
+		return;
+	e = &t[(unsigned int)pid % COLL_NAMES];
+	/* A process killed in the middle leaves pid 0: no torn name. */
+	__atomic_store_n(&e->pid, 0, __ATOMIC_RELAXED);
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	strncpy(e->comm, comm, sizeof(e->comm) - 1);
+	e->comm[sizeof(e->comm) - 1] = 0;
+	__atomic_store_n(&e->tgid, tgid, __ATOMIC_RELAXED);
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	__atomic_store_n(&e->pid, pid, __ATOMIC_RELEASE);
+}
+
+static void coll_name_fill(int pid, int tgid, const char *comm, void *priv)
+{
+	(void)priv;
+	coll_name_put(pid, tgid, comm);
+}
+
+/*
+ * A new format log (@fd, empty): room for its names table, the log's
+ * records after it (Return: -errno if there is none: no log), and the
+ * table mapped and filled (without the mapping it stays zeroes).  Under
+ * coll.lock.
+ */
+static int coll_names_map(int fd)
+{
+	struct coll_name *old = __atomic_exchange_n(&coll_names, NULL, __ATOMIC_ACQ_REL);
+	void *t;
+
+	trace_set_cmdline_mirror(NULL);		/* no copy in flight into the old one */
+	if (old)
+		munmap(old, coll_names_size);
+	if (ftruncate(fd, (off_t)COLL_NAMES_SIZE) ||
+	    lseek(fd, (off_t)COLL_NAMES_SIZE, SEEK_SET) != (off_t)COLL_NAMES_SIZE)
+		return -errno;
+	t = mmap(NULL, COLL_NAMES_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (t == MAP_FAILED)
+		return 0;
+	coll_names_size = COLL_NAMES_SIZE;
+	__atomic_store_n(&coll_names, (struct coll_name *)t, __ATOMIC_RELEASE);
+	trace_set_cmdline_mirror(coll_name_put);
+	trace_for_each_saved_cmdline(coll_name_fill, NULL);
+	return 0;
+}
+
+/*
  * The top-level buffer's memfd, for the collector to keep (its events
  * outlive us), and our clock's scale; the format log made and filled.
  * Return: the descriptor or -errno; the scale in @out.
@@ -834,7 +894,7 @@ static int coll_getbuf(char *out, uint32_t *outlen)
 		return -ENOMEM;
 	if (!coll_fmt_ours()) {
 		coll.fmt_fd = memfd_create("ustrace-formats", MFD_CLOEXEC);
-		if (coll.fmt_fd >= 0 && fstat(coll.fmt_fd, &st)) {
+		if (coll.fmt_fd >= 0 && (fstat(coll.fmt_fd, &st) || coll_names_map(coll.fmt_fd))) {
 			close(coll.fmt_fd);
 			coll.fmt_fd = -1;
 		} else if (coll.fmt_fd >= 0) {
@@ -1178,6 +1238,8 @@ static void coll_atfork_child(void)
 	if (coll_fmt_ours())
 		close(coll.fmt_fd);
 	coll.fmt_fd = -1;
+	/* The names table is the parent's: not ours to write (trace.c's copy stops). */
+	__atomic_store_n(&coll_names, NULL, __ATOMIC_RELEASE);
 	for (i = 0; i < COLL_MAX_HANDLES; i++)
 		coll.handles[i] = NULL;
 	ustrace_fork_reinit_mutex(&coll.lock, PTHREAD_MUTEX_DEFAULT);

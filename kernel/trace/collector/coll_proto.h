@@ -49,7 +49,7 @@
 
 #include <stdint.h>
 
-#define COLL_VERSION		2	/* 2: COLL_WAIT_ARM */
+#define COLL_VERSION		3	/* 2: COLL_WAIT_ARM; 3: the names at the log's start */
 #define COLL_SOCK_NAME		"collector.sock"
 #define COLL_TREE_NAME		"tracing"
 /* How long ustrace_collector_learn() waits for the collector to take an event in. */
@@ -107,6 +107,23 @@ enum coll_op {
  * saved_cmdlines (written as it exits), not a format.
  */
 #define COLL_LOG_CMDLINES	"/cmdlines"
+
+/*
+ * The format log starts with the program's thread names, a table it maps
+ * shared and keeps as its saved_cmdlines (one slot per pid modulo
+ * COLL_NAMES, as trace.c's table): so that the collector names the
+ * threads of a program killed before it could log its saved_cmdlines.
+ * Written by the program: every field is checked by the reader.  The
+ * records of the log follow, from COLL_NAMES_SIZE.
+ */
+struct coll_name {
+	int32_t		pid;		/* 0: free */
+	int32_t		tgid;
+	char		comm[16];	/* NUL-terminated when sane */
+};
+
+#define COLL_NAMES		1024
+#define COLL_NAMES_SIZE		(COLL_NAMES * sizeof(struct coll_name))
 
 /* STATE kinds: a file's write, an instance made or removed. */
 enum { COLL_STATE_WRITE = 0, COLL_STATE_MKDIR, COLL_STATE_RMDIR };

@@ -611,12 +611,47 @@ static void rec_clock_name(const char *list, char *out, size_t size)
  * registered, including after it registered with us.  The log is written
  * by the process: every length is checked against what the file holds.
  */
+/*
+ * The names table at the start of the log (coll_proto.h) as saved_cmdlines
+ * text ("PID COMM" lines), or NULL when it has none.  Each slot is
+ * checked: a pid, a name ended within its 16 bytes; control characters
+ * in a name become '?'.
+ */
+static char *rec_log_names(const char *buf, size_t size, size_t *len)
+{
+	const struct coll_name *t = (const struct coll_name *)buf;
+	size_t cap = COLL_NAMES * (12 + sizeof(t->comm)) + 1, n = 0;
+	char *text;
+
+	if (size < COLL_NAMES_SIZE || !(text = malloc(cap)))
+		return NULL;
+	for (size_t i = 0; i < COLL_NAMES; i++) {
+		struct coll_name e;
+		const char *end;
+
+		memcpy(&e, &t[i], sizeof(e));
+		end = memchr(e.comm, 0, sizeof(e.comm));
+		if (e.pid <= 0 || (size_t)e.pid % COLL_NAMES != i || !end || end == e.comm)
+			continue;
+		for (char *c = e.comm; *c; c++)
+			if ((unsigned char)*c < ' ' || *c == 0x7f)
+				*c = '?';
+		n += (size_t)snprintf(text + n, cap - n, "%d %s\n", (int)e.pid, e.comm);
+	}
+	if (!n) {
+		free(text);
+		return NULL;
+	}
+	*len = n;
+	return text;
+}
+
 static struct trace_dat_format *rec_log_formats(int fd, char **cmdlines, size_t *cmdlines_len)
 {
 	struct trace_dat_format *head = NULL, **tail = &head;
 	struct stat st;
-	char *buf;
-	size_t at = 0, size;
+	char *buf, *names;
+	size_t at = COLL_NAMES_SIZE, size, names_len = 0;
 
 	if (fd < 0 || fstat(fd, &st) || st.st_size <= 0 || st.st_size > (64 << 20))
 		return NULL;
@@ -625,6 +660,13 @@ static struct trace_dat_format *rec_log_formats(int fd, char **cmdlines, size_t 
 	if (!buf || pread(fd, buf, size, 0) != (ssize_t)size) {
 		free(buf);
 		return NULL;
+	}
+	/* The names as the program kept them; the saved_cmdlines it logs at exit() win. */
+	names = cmdlines ? rec_log_names(buf, size, &names_len) : NULL;
+	if (names) {
+		free(*cmdlines);
+		*cmdlines = names;
+		*cmdlines_len = names_len;
 	}
 	while (at + 8 <= size) {
 		uint32_t len, sl;
