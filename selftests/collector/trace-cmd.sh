@@ -26,6 +26,13 @@ timeout "$TOOL_TIMEOUT" "$ustrace" trace-cmd record -e sample_trace -o "$tmp/one
 	"$app" -n 3 -p 100000 >"$tmp/rec.out" 2>&1
 same "ustrace trace-cmd record without -m records through the collector" 0 "$?"
 check "the events stay known" grep -q '^sample_trace:foo_bar$' "$T/available_events"
+# ustrace list with no object: the collector's events, as trace-cmd list
+# lists a kernel's; with no collector, a usage error.
+check "ustrace list -e with no object lists the collector's events" \
+	bash -c "'$ustrace' list -e | grep -qx 'sample_trace:foo_bar'"
+check "and -F their formats" bash -c "'$ustrace' list -F | grep -q '^name: foo_bar\$'"
+USTRACE_RUNDIR=$tmp/none "$ustrace" list -e >/dev/null 2>"$tmp/list.err"
+same "with no collector it says how it is used (exit status 2)" 2 "$?"
 trace-cmd report "$tmp/one.dat" >"$tmp/one.txt" 2>"$tmp/one.err"
 same "every round the program fired is there" 3 "$(grep -c ' foo_bar: ' "$tmp/one.txt")"
 check "from its first event" bash -c "grep ' foo_bar: ' '$tmp/one.txt' | head -1 | grep -q 'foo hello 0 '"

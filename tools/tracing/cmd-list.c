@@ -30,6 +30,7 @@
 #include <linux/trace_events.h>
 #include <linux/tracepoint-defs.h>
 
+#include <ustrace/collector.h>
 #include <ustrace/elf.h>
 
 #include "ustrace.h"
@@ -509,9 +510,11 @@ static void list_usage(FILE *out)
 	fprintf(out,
 		"usage: ustrace list [-v | -e | -F] OBJECT...\n"
 		"       ustrace list -m DIR [-e | -F]\n"
+		"       ustrace list [-e | -F]\n"
 		"List the tracepoints that each ELF object (program or shared\n"
 		"object) defines, read from its symbols without loading it, or\n"
-		"the trace events a running program's tracefs at DIR offers.\n"
+		"the trace events a running program's tracefs at DIR offers, or\n"
+		"with neither, those of the collector's (ustrace daemon).\n"
 		"  -v, --verbose   show each tracepoint's prototype\n"
 		"  -e, --events    list its trace events instead, as SYSTEM:EVENT\n"
 		"  -F, --formats   print the format of each of its trace events\n"
@@ -620,6 +623,20 @@ int cmd_list(int argc, char **argv)
 		return list_mount(mount, what);
 	}
 	if (optind == argc) {
+		char rundir[4096], coll[4200];
+
+		/*
+		 * No object: the events of every traced program, the
+		 * collector's tree (system mode), as trace-cmd list lists a
+		 * kernel's.
+		 */
+		if (!verbose && !ustrace_collector_rundir(rundir, sizeof(rundir))) {
+			snprintf(coll, sizeof(coll), "%s/tracing/available_events", rundir);
+			if (!access(coll, R_OK)) {
+				snprintf(coll, sizeof(coll), "%s/tracing", rundir);
+				return list_mount(coll, what);
+			}
+		}
 		list_usage(stderr);
 		return 2;
 	}
