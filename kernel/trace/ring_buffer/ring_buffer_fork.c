@@ -415,26 +415,31 @@ static bool rb_any_gone(const char *hdr)
 static bool rb_reap_giveup(char *hdr, char *region, u32 slot, u64 w)
 {
 	struct rb_cpu_meta *meta = (struct rb_cpu_meta *)region;
-	u64 now = rb_reap_now(), *sw = &rb_slots(region)[slot], full;
+	u64 now = rb_reap_now(), *sw = &rb_slots(region)[slot], full, *commit, old;
 
 	if (__atomic_load_n(&meta->stuck_word, __ATOMIC_RELAXED) != w) {
 		__atomic_store_n(&meta->stuck_word, w, __ATOMIC_RELAXED);
 		__atomic_store_n(&meta->stuck_since, now, __ATOMIC_RELAXED);
 		return false;
 	}
-	if (now - __atomic_load_n(&meta->stuck_since, __ATOMIC_RELAXED) < RB_REAP_GIVEUP_NS ||
+	/* Closed (both marks in: 1 + 1 on top of whole words), nobody gone, not yet. */
+	if (rb_slot_committed(w) % 4 != RB_MARK_OPEN + RB_MARK_CLOSE ||
+	    now - __atomic_load_n(&meta->stuck_since, __ATOMIC_RELAXED) < RB_REAP_GIVEUP_NS ||
 	    !rb_any_gone(hdr))
 		return false;
 	/*
-	 * An empty page: no events, complete; a commit since then keeps it.
-	 * Its data is cleared, so that no mark of a process gone is left on
-	 * it for a reaper to find where a writer of its next turn reserves.
+	 * An empty page (its commit word 0: no events), complete; a commit
+	 * since we looked keeps it as it was.  The page is closed, so nobody
+	 * else writes its commit word.
 	 */
-	memset(rb_page_data(region, rb_slot_page(w)), 0, RB_DATA_SIZE);
-	__atomic_store_n(rb_page_commit(region, rb_slot_page(w)), 0, __ATOMIC_RELAXED);
+	commit = rb_page_commit(region, rb_slot_page(w));
+	old = __atomic_load_n(commit, __ATOMIC_RELAXED);
+	__atomic_store_n(commit, 0, __ATOMIC_RELAXED);
 	full = rb_mkslot(rb_slot_page(w), rb_slot_seq(w), 0, RB_SLOT_FULL, false);
-	if (!__atomic_compare_exchange_n(sw, &w, full, false, __ATOMIC_RELEASE, __ATOMIC_RELAXED))
+	if (!__atomic_compare_exchange_n(sw, &w, full, false, __ATOMIC_RELEASE, __ATOMIC_RELAXED)) {
+		__atomic_store_n(commit, old, __ATOMIC_RELAXED);
 		return false;
+	}
 	__atomic_add_fetch(&meta->overrun, rb_slot_entries(w), __ATOMIC_RELAXED);
 	__atomic_add_fetch(&meta->killed, 1, __ATOMIC_RELAXED);
 	__atomic_store_n(&meta->stuck_word, 0, __ATOMIC_RELAXED);
