@@ -102,6 +102,11 @@ cp "$app" "$tmp/other-app"
 pa=$!
 "$tmp/other-app" -n 40 -p 50000 >/dev/null 2>&1 &
 pb=$!
+# Both registered before the recording starts (a sanitizer's build on a
+# loaded machine takes long to start them: 1.5 s of recording may
+# otherwise see nothing of them).
+wait_for 15 grep -q "process $pa (" "$tmp/daemon.log"
+wait_for 15 grep -q "process $pb (" "$tmp/daemon.log"
 timeout -s INT 1.5 "$ustrace" trace-cmd record -P "$pa" -e sample_trace:foo_bar -o "$tmp/p.dat" \
 	>"$tmp/p.out" 2>&1
 wait "$pa" "$pb"
@@ -109,7 +114,11 @@ trace-cmd report "$tmp/p.dat" 2>/dev/null | grep ' foo_bar: ' >"$tmp/p.txt"
 check "-P PID records that program's events" grep -q '^ *tracefs-sample-[0-9]* ' "$tmp/p.txt"
 check "none of the other program's" bash -c '! grep -q "other-app" "$1"' _ "$tmp/p.txt"
 check "of threads other than its main one" bash -c '! grep -q "^ *[^ ]*-$1 " "$2"' _ "$pa" "$tmp/p.txt"
-[ "$tap_failed" = 0 ] || diag "$tmp/p.out"
+if [ "$tap_failed" != 0 ]; then
+	diag "$tmp/p.out"
+	echo "# -P $pa, the other $pb; what trace-cmd report shows:"
+	trace-cmd report "$tmp/p.dat" 2>&1 | head -n 12 | sed 's/^/#   /'
+fi
 
 # KernelShark on the recording of two programs (mix.dat above), as a
 # user other than root (selftests/lib/ks-shot.bash): it loads, says no
