@@ -21,6 +21,8 @@
  */
 #include <signal.h>
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -148,11 +150,14 @@ static void *fork_watch(void *arg)
 		if (n <= 0)
 			continue;
 		for (; NLMSG_OK(nl, (size_t)n); nl = NLMSG_NEXT(nl, n)) {
-			struct cn_msg *cn = NLMSG_DATA(nl);
-			struct proc_event *ev = (struct proc_event *)cn->data;
+			const char *data = (const char *)NLMSG_DATA(nl) + sizeof(struct cn_msg);
+			uint32_t what;
 
-			if (nl->nlmsg_len >= NLMSG_LENGTH(sizeof(*cn) + sizeof(ev->what)) &&
-			    ev->what == PROC_EVENT_FORK)
+			/* The event is not 8-byte aligned in the message: copied out. */
+			if (nl->nlmsg_len < NLMSG_LENGTH(sizeof(struct cn_msg) + sizeof(what)))
+				continue;
+			memcpy(&what, data + offsetof(struct proc_event, what), sizeof(what));
+			if (what == PROC_EVENT_FORK)
 				conformance_fire_fork();
 		}
 	}
