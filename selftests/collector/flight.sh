@@ -86,6 +86,19 @@ same "gone: the header counts them" "600/600" \
 echo > "$T/trace"
 same "gone: > trace forgets them" 0 "$(grep -c ': rec_seq: worker=' "$T/trace")"
 
+# A forked child writes into its parent's buffer under its own name: the
+# names survive both being SIGKILLed.
+"$objtree/selftests/collector/coll-scribble" -f >"$tmp/kid.out" 2>&1 &
+scr=$!
+wait_for 15 bash -c "grep -q '^ready' '$tmp/kid.out' && grep -q '^kid' '$tmp/kid.out'"
+kid=$(sed -n 's/^kid \([0-9]*\) ready$/\1/p' "$tmp/kid.out")
+kill -KILL "$scr" ${kid:+"$kid"}; wait "$scr" 2>/dev/null
+wait_for 10 bash -c "grep -q 'scribble-kid-$kid .*scribble_tick' '$T/trace'"
+same "forked child: its 100 events, under its name, both killed" 100 \
+	"$(grep -c "scribble-kid-$kid .*scribble_tick" "$T/trace")"
+same "and its parent's 1000 under its own" 1000 \
+	"$(grep -c "coll-scribble-$scr .*scribble_tick" "$T/trace")"
+
 # A daemon's close of every descriptor takes the collector's socket and
 # the buffer's memfd away: the program's files are its own, and the
 # events it records after are still in the collector's buffer (it maps

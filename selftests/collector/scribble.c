@@ -14,6 +14,11 @@
  * for the collector), the whole file as the collector sees it: the
  * library maps only a part of each CPU's region (its view).
  *
+ * With -f it forks a child first that names itself "scribble-kid", fires
+ * 100 events into its parent's buffer, says "kid PID ready" and waits
+ * (flight.sh: the collector names the child's events after both were
+ * SIGKILLed).
+ *
  * coll-other is the same program with another format of scribble_tick
  * (SCRIBBLE_OTHER: one more field), for daemon.sh: two programs that
  * define one event name differently.
@@ -27,6 +32,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 
 #define CREATE_TRACE_POINTS
@@ -86,12 +92,23 @@ int main(int argc, char **argv)
 {
 	int scribble = argc > 1 && !strcmp(argv[1], "-s");
 	int stride = argc > 1 && !strcmp(argv[1], "-S");
+	int forker = argc > 1 && !strcmp(argv[1], "-f");
 	unsigned long long state = 0x9e3779b97f4a7c15ull;
 	char link[256], path[300];
 	struct dirent *d;
 	DIR *fds;
 
 	signal(SIGTERM, on_term);
+	if (forker && fork() == 0) {
+		prctl(PR_SET_NAME, "scribble-kid");
+		for (int i = 0; i < 100; i++)
+			trace_scribble_tick(-i);
+		printf("kid %d ready\n", (int)getpid());
+		fflush(stdout);
+		while (!stop)
+			pause();
+		exit(0);
+	}
 	for (int i = 0; i < 1000; i++)
 		trace_scribble_tick(i);
 	if (!scribble && !stride) {

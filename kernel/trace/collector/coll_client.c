@@ -820,8 +820,8 @@ static int64_t coll_call(const struct coll_msg *m, const char *payload, char *ou
  * The thread names at the start of the format log (coll_proto.h), mapped
  * shared: trace.c's saved_cmdlines copies every name it saves there
  * (trace_set_cmdline_mirror()), so that the collector has them even if we
- * are SIGKILLed before exit() logs our saved_cmdlines.  NULL in a forked
- * child: the mapping is its parent's.
+ * are SIGKILLed before exit() logs our saved_cmdlines.  A forked child
+ * writes its names there too: its events are in its parent's buffer.
  */
 static struct coll_name *coll_names;
 static size_t coll_names_size;
@@ -1238,8 +1238,12 @@ static void coll_atfork_child(void)
 	if (coll_fmt_ours())
 		close(coll.fmt_fd);
 	coll.fmt_fd = -1;
-	/* The names table is the parent's: not ours to write (trace.c's copy stops). */
-	__atomic_store_n(&coll_names, NULL, __ATOMIC_RELEASE);
+	/*
+	 * The names table stays mapped, and written: the child's events go
+	 * into its parent's buffer, and the collector names them from the
+	 * parent's table (a slot both write at once comes out as one name
+	 * or the other, or is left out: the reader checks each).
+	 */
 	for (i = 0; i < COLL_MAX_HANDLES; i++)
 		coll.handles[i] = NULL;
 	ustrace_fork_reinit_mutex(&coll.lock, PTHREAD_MUTEX_DEFAULT);
