@@ -614,11 +614,10 @@ void *__ustrace_event_buffer_reserve(struct trace_event_buffer *fbuffer,
 				     unsigned long len)
 {
 	struct ring_buffer_event *event;
-	int pid = current_tid();
 	u32 *payload;
 
 	if (unlikely(__atomic_load_n(&file->flags, __ATOMIC_RELAXED) & EVENT_FILE_FL_SLOW_MASK))
-		return event_reserve_slow(fbuffer, file, len, pid);
+		return event_reserve_slow(fbuffer, file, len, current_tid());
 	/*
 	 * The fast path leaves the commit to the inline add of
 	 * trace_event_buffer_commit(): only the slow path needs the rest of
@@ -632,8 +631,8 @@ void *__ustrace_event_buffer_reserve(struct trace_event_buffer *fbuffer,
 	event = rb_reserve_fast(file->buffer, len, RB_MAX_SMALL_DATA, &fbuffer->commit_word,
 				&fbuffer->commit_add, &payload);
 	if (unlikely(!event))
-		return event_reserve_generic(fbuffer, file, len, pid);
-	return entry_fill(fbuffer, file, (struct trace_entry *)payload, pid);
+		return event_reserve_generic(fbuffer, file, len, current_tid());
+	return entry_fill(fbuffer, file, (struct trace_entry *)payload, current_tid());
 }
 
 /**

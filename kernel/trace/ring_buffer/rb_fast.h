@@ -79,6 +79,15 @@ rb_fill_event(u32 *ev, u32 evsize, u64 delta, u64 ts, bool ext, bool abs, u32 ma
  * @payload:     NULL, or (a constant @max of small events only) set to
  *               where the payload goes
  *
+ * One attempt, for the common case only: the event fits on the tail page
+ * of the view read, follows the tail's time by less than
+ * 1 << RB_MARK_DELTA_BITS ns (no time extend, no clamp), and the tail did
+ * not move between its read and the cmpxchg (nobody else on this CPU
+ * meanwhile).  Anything else returns NULL and the caller takes the
+ * generic path, which handles everything and retries: keeping the retry
+ * loop, the time extend and the resize's views out of here leaves the
+ * fast path few enough live values to stay in registers.
+ *
  * Return: the event, or NULL when the fast path does not apply (nothing
  * was reserved; nothing was counted).
  * Context: any thread; lock-free: a cmpxchg16b on the CPU's tail.
@@ -90,11 +99,10 @@ rb_reserve_fast(struct trace_buffer *buffer, unsigned long length, unsigned long
 #if defined(RB_HAVE_RSEQ) && defined(__x86_64__)
 	struct rb_cpu_meta *meta;
 	struct rb_tail old, new;
-	u32 evsize, size, off, cpu, slot, page, mark, hdr;
-	u64 now, ts, delta;
+	u32 evsize, off, cpu, slot, page, hdr;
+	u64 now, delta;
 	uintptr_t view;
 	char *region;
-	bool ext;
 	u32 *ev;
 
 	if (unlikely(__atomic_load_n(&buffer->record_disabled, __ATOMIC_RELAXED) ||
@@ -111,59 +119,50 @@ rb_reserve_fast(struct trace_buffer *buffer, unsigned long length, unsigned long
 	if (unlikely(__atomic_load_n(&meta->record_disabled, __ATOMIC_RELAXED)))
 		return NULL;
 	evsize = rb_data_event_size(length);
-	mark = __atomic_load_n(&rb_mark, __ATOMIC_RELAXED);
 	/*
-	 * Torn reads are fine: the cmpxchg compares both words and hands
-	 * back the current ones.  The clock is read after the tail, so that
-	 * the clamp in rb_later() rarely has anything to do.
+	 * Torn reads are fine: the cmpxchg compares both words.  The clock
+	 * is read after the tail, so that it is later than the tail's time
+	 * unless another writer on this CPU came in between.
 	 */
 	old.pos = __atomic_load_n(&meta->tail.pos, __ATOMIC_RELAXED);
 	old.ts = __atomic_load_n(&meta->tail.ts, __ATOMIC_RELAXED);
 	now = tc_local_tsc();
-	for (;;) {
-		/*
-		 * Still on @cpu after the clock read, or the time is another
-		 * CPU's: the generic path starts over (rb_moved()).
-		 */
-		if (unlikely(rb_rseq_cpu() != cpu))
-			return NULL;
-		ts = rb_later(now, old.ts);
-		delta = ts - old.ts;
-		ext = delta > RB_MARK_DELTA_MAX;
-		size = evsize + (ext ? RB_LEN_TIME_EXTEND : 0);
-		off = rb_pos_off(old.pos);
-		if (unlikely(off + size > RB_DATA_SIZE))
-			return NULL;
-		/*
-		 * Where the event goes if the cmpxchg succeeds (a resize may
-		 * have added the page since we read the view: rb_region_for()),
-		 * worked out before it: the header is written right after, so
-		 * that a writer killed in between leaves little a reaper
-		 * cannot read (ring-buffer-design.rst, "Writers that die").
-		 */
-		page = rb_pos_page(old.pos);
-		ev = rb_page_data(rb_region_for(view, cpu, page), page) + off / 4;
-		hdr = rb_hdr((evsize - RB_EVNT_HDR_SIZE) >> 2, (u32)delta) | mark;
-		__asm__ ("" : "+r" (ev), "+r" (hdr));
-		new.pos = old.pos + size;
-		new.ts = ts;
-		if (likely(rb_tail_cmpxchg(&meta->tail, &old, new)))
-			break;
-		now = tc_local_tsc();
-	}
-	if (likely(!ext && evsize <= RB_MAX_SMALL_DATA + RB_EVNT_HDR_SIZE))
+	/* Still on @cpu after the clock read, or the time is another CPU's. */
+	if (unlikely(rb_rseq_cpu() != cpu))
+		return NULL;
+	delta = now - old.ts;
+	off = rb_pos_off(old.pos);
+	page = rb_pos_page(old.pos);
+	if (unlikely(delta - 1 >= RB_MARK_DELTA_MAX || off + evsize > RB_DATA_SIZE ||
+		     RB_META_SIZE + ((size_t)page + 1) * RB_PAGE_SIZE >
+		     ((size_t)1 << rb_view_shift(view))))
+		return NULL;
+	/*
+	 * Where the event goes and its header, worked out before the
+	 * cmpxchg: the header is written right after it, so that a writer
+	 * killed in between leaves little a reaper cannot read
+	 * (ring-buffer-design.rst, "Writers that die").
+	 */
+	ev = rb_page_data(region, page) + off / 4;
+	hdr = rb_hdr((evsize - RB_EVNT_HDR_SIZE) >> 2, (u32)delta) |
+	      __atomic_load_n(&rb_mark, __ATOMIC_RELAXED);
+	new.pos = old.pos + evsize;
+	new.ts = now;
+	if (unlikely(!rb_tail_cmpxchg(&meta->tail, &old, new)))
+		return NULL;
+	if (likely(evsize <= RB_MAX_SMALL_DATA + RB_EVNT_HDR_SIZE))
 		__atomic_store_n(ev, hdr, __ATOMIC_RELAXED);
 	else
-		rb_fill_event(ev, evsize, delta, ts, ext, false, mark);
+		rb_fill_event(ev, evsize, delta, now, false, false, hdr & RB_HDR_MARK_BITS);
 	/*
 	 * The page cannot complete while our reservation on it is open, so
 	 * nobody moves it: its slot is stable until the commit.
 	 */
 	slot = rb_get_page_slot(region, page);
 	*commit_word = likely(slot < RB_MAX_PAGES) ? &rb_slots(region)[slot] : NULL;
-	*commit_add = RB_SLOT_ONE_ENTRY + size;
+	*commit_add = RB_SLOT_ONE_ENTRY + evsize;
 	if (payload)
-		*payload = ev + (ext ? 3 : 1);
+		*payload = ev + 1;
 	return (struct ring_buffer_event *)ev;
 #else
 	(void)buffer, (void)length, (void)max, (void)commit_word, (void)commit_add, (void)payload;

@@ -714,8 +714,27 @@ void ring_buffer_discard_commit(struct trace_buffer *buffer, struct ring_buffer_
  */
 int ring_buffer_write(struct trace_buffer *buffer, unsigned long length, void *data)
 {
-	struct ring_buffer_event *event = ring_buffer_lock_reserve(buffer, length);
+	struct ring_buffer_event *event;
+	u64 *word, add;
+	u32 *hdr;
 
+	/*
+	 * The fast path knows the word its commit adds to: the commit is
+	 * the inline one of the event probes (rb_fast.h), with no need to
+	 * find the event's page again.
+	 */
+	event = rb_reserve_fast(buffer, length, RB_MAX_DATA_SIZE, &word, &add, NULL);
+	if (likely(event && word)) {
+		hdr = (u32 *)event;
+		if (rb_is_time_event(*hdr))
+			hdr += 2;
+		memcpy(ring_buffer_event_data(event), data, length);
+		rb_unmark(hdr);
+		__atomic_add_fetch(word, add, __ATOMIC_RELEASE);
+		return 0;
+	}
+	if (!event)
+		event = rb_reserve_generic(buffer, length);
 	if (!event)
 		return -EBUSY;
 	memcpy(ring_buffer_event_data(event), data, length);
