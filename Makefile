@@ -400,7 +400,7 @@ define run-tier
 		(cd $(objtree) && $(test-env) USTRACE_SRCTREE=$(srctree) USTRACE_OBJTREE=$(objtree) \
 			USTRACE_VARIANT=$(1) "$$@" $$p </dev/null) || \
 			{ echo "# $(1): $$p failed" >&2; status=1; }; \
-	done; exit $$status
+	done; test $$status = 0
 endef
 
 # make fuzz: the parsers under libFuzzer (clang), FUZZ_TIME seconds each; failing
@@ -409,8 +409,14 @@ FUZZ_TIME	?= 60
 fuzz:
 	$(Q)MAKE='$(MAKE)' $(srctree)/scripts/run-fuzz.sh '$(CHECK_DIR)/fuzz' '$(FUZZ_TIME)'
 
+# The benchmarks append their figures to $(BENCH_TABLE); the table of
+# targets is printed at the end, whether or not one of them failed.
+BENCH_TABLE	= $(objtree)/bench-table.txt
+bench: export USTRACE_BENCH_TABLE = $(BENCH_TABLE)
 bench: all $(addprefix $(obj),$(BENCH_PROGS))
-	$(call run-tier,bench,$(BENCH_PROGS))
+	$(Q)rm -f $(BENCH_TABLE)
+	$(call run-tier,bench,$(BENCH_PROGS)); status=$$?; \
+		$(srctree)/scripts/bench-table.sh $(BENCH_TABLE); exit $$status
 
 stress: all $(addprefix $(obj),$(STRESS_PROGS))
 	$(call run-tier,stress,$(STRESS_PROGS))

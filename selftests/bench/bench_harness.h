@@ -131,6 +131,22 @@ static __attribute__((__unused__)) void bench_report(long n)
 	printf("scaling %.2f\n", two / one);
 }
 
+/*
+ * A figure for the table "make bench" prints at the end
+ * (scripts/bench-table.sh): "KEY VALUE" appended to the file
+ * USTRACE_BENCH_TABLE names, when it is set.
+ */
+static __attribute__((__unused__)) void bench_table(const char *key, double value)
+{
+	const char *path = getenv("USTRACE_BENCH_TABLE");
+	FILE *f;
+
+	if (!path || !*path || !(f = fopen(path, "a")))
+		return;
+	fprintf(f, "%s %.2f\n", key, value);
+	fclose(f);
+}
+
 /* Events per thread per run: USTRACE_BENCH_EVENTS, or @def. */
 static long bench_events(long def)
 {

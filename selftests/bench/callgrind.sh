@@ -118,6 +118,14 @@ printf '%-40s %6s instructions/site\n' "disabled site (load+branch, JL=n form):"
 printf '%-40s %6s instructions/call\n' "baseline (empty function, per call):" \
 	"$(awk -v a="$(ir live loop_empty)" -v n="$calls" 'BEGIN { printf "%.2f", a / n }')"
 
+case $live_mode in
+"jump label, patched")
+	if [ -n "${USTRACE_BENCH_TABLE:-}" ]; then
+		echo "disabled_site_ir $live_cost" >>"$USTRACE_BENCH_TABLE"
+	fi
+	;;
+esac
+
 # An -O0 build (CONFIG_USTRACE_DEBUG) keeps trace_bench_tp() out of line:
 # the figures are printed, not checked.
 if grep -q '^CONFIG_USTRACE_DEBUG=y' "$objtree/.config" 2>/dev/null; then

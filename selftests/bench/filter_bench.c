@@ -119,6 +119,9 @@ int main(void)
 		printf("  %-34s %6.1f%s\n", runs[i].what, best[i],
 		       (committed[i] != 0) == runs[i].recorded ? "" :
 		       "   (UNEXPECTED: what was committed)");
+	bench_table("filter_unfiltered_ns", best[0]);
+	bench_table("filter_pass_ns", best[1]);
+	bench_table("filter_reject1_ns", best[3]);
 	trace_set_clr_event(NULL, NULL, 0);
 
 	/* The filter alone, on a record of the event. */

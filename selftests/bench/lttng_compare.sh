@@ -182,6 +182,13 @@ printf '%-28s %12s %12s\n' "dropped events" "$(get "$tmp/ours.out" dropped)" \
 	"$( [ -n "$lttng_ok" ] && echo "${discarded:-0}" || echo -)"
 printf '%-28s %12s %12s\n' "overwritten events/packets" \
 	"$(get "$tmp/ours.out" overwritten) ev" "$( [ -n "$lttng_ok" ] && echo "${lost:-n/a} pkt" || echo -)"
+# The figures of "make bench"'s closing table (scripts/bench-table.sh).
+if [ -n "${USTRACE_BENCH_TABLE:-}" ]; then
+	for kv in "event_ns_1t $o1" "event_ns_2t $o2" "event_scaling $os" "event_ir $ours_ir" \
+		  "lttng_ns_1t $l1" "lttng_ir $lttng_ir"; do
+		case $kv in *" -"|*" ") ;; *) echo "$kv" >>"$USTRACE_BENCH_TABLE" ;; esac
+	done
+fi
 echo "# ours: global buffer, overwrite mode, 1408 KiB per CPU, no reader: overwritten"
 echo "#   records are the expected turnover, not drops; dropped = refused by the buffer"
 if [ -n "$lttng_ok" ]; then

@@ -44,3 +44,6 @@ cat_pid=$!
 sleep 1
 a=$(switches); sleep "$secs"; b=$(switches)
 echo "idle_wakeups_per_s $(( (b - a) / secs ))"
+if [ -n "${USTRACE_BENCH_TABLE:-}" ]; then
+	echo "idle_wakeups_per_s $(( (b - a) / secs ))" >>"$USTRACE_BENCH_TABLE"
+fi
