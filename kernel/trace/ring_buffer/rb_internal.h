@@ -238,6 +238,20 @@ static inline void rb_unmark(u32 *hdr)
 			 __ATOMIC_RELAXED);
 }
 
+/*
+ * Turn the data event at @ev, @size bytes in all, into padding: the
+ * kernel's discarded event (type PADDING, its length in the next word),
+ * keeping its time delta so that readers keep the time right (a delta of
+ * 0 would mean the padding that ends a page: 1 then).  The header is
+ * stored last, in one store, for a reader walking the page meanwhile.
+ */
+static inline void rb_make_padding(u32 *ev, u32 size)
+{
+	ev[1] = size - RB_EVNT_HDR_SIZE;
+	__atomic_store_n(&ev[0], rb_hdr(RINGBUF_TYPE_PADDING, rb_data_delta(ev[0]) ?: 1),
+			 __ATOMIC_RELAXED);
+}
+
 /* A time extend (delta) or an absolute time stamp (low 59 bits of ts). */
 static inline void rb_write_time(u32 *ev, u32 type, u64 val)
 {
@@ -440,6 +454,42 @@ static inline u16 *rb_page_slots(const char *region)
 static inline u32 *rb_lost_before(const char *region)
 {
 	return (u32 *)(region + RB_LOST_OFF);
+}
+
+/*
+ * Whether the page in slot @j (word @w) still waits for reservations to
+ * be committed, with the tail at @tail_pos (its page in slot @tslot): the
+ * tail page until its slot holds what the tail says was reserved, and
+ * any other page that is not consumed, not full, and not the next one
+ * still empty.  Freezing waits for none to wait (rb_quiescent()); reapers
+ * look for what the writers gone left in those that do (rb_reap_cpu()).
+ */
+static inline bool rb_slot_waits(u32 j, u64 w, u32 tslot, u64 tail_pos)
+{
+	u32 c = rb_slot_committed(w);
+
+	if (j == tslot)
+		return c != rb_pos_used(tail_pos) + RB_MARK_OPEN;
+	return !(w & RB_SLOT_CONSUMED) && c != RB_SLOT_FULL &&
+	       !(rb_slot_seq(w) == ((rb_pos_seq(tail_pos) + 1) & RB_SEQ_MASK) && !c);
+}
+
+/*
+ * What a page that waits is waiting for: the tail page (@is_tail) for the
+ * bytes reserved on it (*@end, the tail's offset) and the open mark, any
+ * other page for all its bytes and both marks, *@end then being where its
+ * last event ends (the page's commit field, set when it was closed).
+ */
+static inline void rb_wait_target(const char *region, u64 tail_pos, bool is_tail, u32 page,
+				  u32 *end, u32 *want)
+{
+	if (is_tail) {
+		*end = rb_pos_used(tail_pos);
+		*want = *end + RB_MARK_OPEN;
+	} else {
+		*end = (u32)__atomic_load_n(rb_page_commit(region, page), __ATOMIC_RELAXED);
+		*want = RB_SLOT_FULL;
+	}
 }
 
 /*

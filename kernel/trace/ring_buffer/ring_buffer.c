@@ -645,9 +645,7 @@ static void rb_event_discard(u32 *ev)
 {
 	if (rb_is_time_event(ev[0]))
 		ev += 2;
-	ev[1] = rb_data_size(ev) - RB_EVNT_HDR_SIZE;
-	__atomic_store_n(&ev[0], rb_hdr(RINGBUF_TYPE_PADDING, rb_data_delta(ev[0]) ?: 1),
-			 __ATOMIC_RELAXED);
+	rb_make_padding(ev, rb_data_size(ev));
 }
 
 /* The delta an event added to the time; 0 for an absolute stamp. */
@@ -796,23 +794,14 @@ static bool rb_quiescent(struct ring_buffer_per_cpu *cpu_buffer, struct rb_tail 
 {
 	u32 n = cpu_buffer->meta->nr_slots;
 	u32 tslot = rb_get_page_slot(cpu_buffer->region, rb_pos_page(tail.pos));
-	u32 seq = rb_pos_seq(tail.pos);
 
 	/* Signed: a forced reset zeroes it under a writer that then leaves. */
 	if ((int32_t)__atomic_load_n(&cpu_buffer->meta->switching, __ATOMIC_SEQ_CST) > 0)
 		return false;
-	for (u32 j = 0; j < n; j++) {
-		u64 w = __atomic_load_n(&cpu_buffer->slots[j], __ATOMIC_ACQUIRE);
-		u32 c = rb_slot_committed(w);
-
-		if (j == tslot) {
-			if (c != rb_pos_used(tail.pos) + RB_MARK_OPEN)
-				return false;
-		} else if (!(w & RB_SLOT_CONSUMED) && c != RB_SLOT_FULL &&
-			   !(rb_slot_seq(w) == ((seq + 1) & RB_SEQ_MASK) && !c)) {
+	for (u32 j = 0; j < n; j++)
+		if (rb_slot_waits(j, __atomic_load_n(&cpu_buffer->slots[j], __ATOMIC_ACQUIRE),
+				  tslot, tail.pos))
 			return false;
-		}
-	}
 	return true;
 }
 

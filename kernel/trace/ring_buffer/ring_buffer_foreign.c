@@ -213,8 +213,7 @@ static u32 rb_foreign_unmark(u32 *data, u32 end)
 		u32 *ev = data + off / 4;
 
 		if (rb_hdr_marked(ev[0])) {
-			ev[1] = size - RB_EVNT_HDR_SIZE;
-			ev[0] = rb_hdr(RINGBUF_TYPE_PADDING, rb_data_delta(ev[0]) ?: 1);
+			rb_make_padding(ev, size);
 			bytes += size;
 		}
 		off += size;

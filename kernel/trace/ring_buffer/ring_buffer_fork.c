@@ -518,13 +518,8 @@ bool rb_reap(char *hdr, char *region, u32 slot, u64 w, u32 end, u32 want)
 	if (!n || rb_slot_seq(w2) != rb_slot_seq(w) || rb_slot_page(w2) != page ||
 	    (w2 & RB_SLOT_CONSUMED) || rb_slot_committed(w2) != want - end + clean)
 		goto out;
-	for (u32 i = 0; i < n; i++) {
-		u32 *ev = data + offs[i] / 4;
-
-		ev[1] = sizes[i] - RB_EVNT_HDR_SIZE;
-		__atomic_store_n(&ev[0], rb_hdr(RINGBUF_TYPE_PADDING, rb_data_delta(ev[0]) ?: 1),
-				 __ATOMIC_RELAXED);
-	}
+	for (u32 i = 0; i < n; i++)
+		rb_make_padding(data + offs[i] / 4, sizes[i]);
 	/*
 	 * Release: the padding before the page can complete.  Nobody else
 	 * adds these bytes, and the page cannot be taken without them.
@@ -545,28 +540,17 @@ void rb_reap_cpu(struct ring_buffer_per_cpu *cpu_buffer, struct rb_tail tail, bo
 {
 	u32 n = cpu_buffer->meta->nr_slots;
 	u32 tslot = rb_get_page_slot(cpu_buffer->region, rb_pos_page(tail.pos));
-	u32 seq = rb_pos_seq(tail.pos);
 
 	if (!force && !rb_reap_due(cpu_buffer->meta))
 		return;
 	for (u32 j = 0; j < n; j++) {
 		u64 w = __atomic_load_n(&cpu_buffer->slots[j], __ATOMIC_ACQUIRE);
-		u32 c = rb_slot_committed(w), page = rb_slot_page(w), end, want;
+		u32 page = rb_slot_page(w), end, want;
 
-		if (page >= cpu_buffer->meta->nr_pages)
+		if (page >= cpu_buffer->meta->nr_pages || !rb_slot_waits(j, w, tslot, tail.pos))
 			continue;
-		if (j == tslot) {
-			end = rb_pos_used(tail.pos);
-			want = end + RB_MARK_OPEN;
-		} else if (!(w & RB_SLOT_CONSUMED) && c != RB_SLOT_FULL &&
-			   !(rb_slot_seq(w) == ((seq + 1) & RB_SEQ_MASK) && !c)) {
-			end = (u32)__atomic_load_n(rb_page_commit(cpu_buffer->region, page),
-						   __ATOMIC_RELAXED);
-			want = RB_SLOT_FULL;
-		} else {
-			continue;
-		}
-		if (c < want)
+		rb_wait_target(cpu_buffer->region, tail.pos, j == tslot, page, &end, &want);
+		if (rb_slot_committed(w) < want)
 			rb_reap(cpu_buffer->hdr, cpu_buffer->region, j, w, end, want);
 	}
 }

@@ -75,20 +75,15 @@ static bool rb_reap_stuck(struct ring_buffer_per_cpu *cpu_buffer, u32 slot, u64 
 {
 	u32 page = rb_slot_page(w), end, want;
 	struct rb_tail tail;
+	bool is_tail;
 
 	if (page >= cpu_buffer->meta->nr_pages || !rb_reap_due(cpu_buffer->meta))
 		return false;
 	tail = rb_tail_snapshot(&cpu_buffer->meta->tail);
-	if (rb_pos_seq(tail.pos) == rb_slot_seq(w)) {
-		if (rb_off_frozen(rb_pos_off(tail.pos)))
-			return false;
-		end = rb_pos_used(tail.pos);
-		want = end + RB_MARK_OPEN;
-	} else {
-		end = (u32)__atomic_load_n(rb_page_commit(cpu_buffer->region, page),
-					   __ATOMIC_RELAXED);
-		want = RB_SLOT_FULL;
-	}
+	is_tail = rb_pos_seq(tail.pos) == rb_slot_seq(w);
+	if (is_tail && rb_off_frozen(rb_pos_off(tail.pos)))
+		return false;
+	rb_wait_target(cpu_buffer->region, tail.pos, is_tail, page, &end, &want);
 	return rb_reap(cpu_buffer->hdr, cpu_buffer->region, slot, w, end, want);
 }
 
