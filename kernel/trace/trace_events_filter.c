@@ -157,6 +157,9 @@ enum {
  * @pattern:  the string operand (after the glob's '*'s are taken off);
  *            the CPU bitmap of CPUS{}
  * @plen:     its length in bytes; the function's size
+ * @range:    a number compared as one range test, set when the program
+ *            is packed: ((value ^ @flip) - @lo) <= @span, unsigned (the
+ *            sign bit flipped for a signed compare), instead of @op
  */
 struct filter_insn {
 	unsigned char		kind;
@@ -170,6 +173,8 @@ struct filter_insn {
 	unsigned long long	val;
 	const char		*pattern;
 	unsigned int		plen;
+	bool			range;
+	unsigned long long	flip, lo, span;
 };
 
 /**
@@ -1207,6 +1212,55 @@ static void emit(struct parser *ps, int node, bool neg, unsigned int on_true,
 	}
 }
 
+/*
+ * A comparison of a number with a constant as one unsigned range test
+ * (struct filter_insn's @range): ==, <, <=, >, >= of either signedness.
+ * One that no value satisfies (< 0 unsigned, > the largest) keeps @op.
+ */
+static void range_insn(struct filter_insn *in)
+{
+	const unsigned long long top = ~0ull;
+	unsigned long long v;
+
+	if (in->kind > FI_S64 && in->kind != FI_CPU)
+		return;
+	in->flip = in->op >= FOP_LT_S && in->op <= FOP_GE_S ? 1ull << 63 : 0;
+	v = in->val ^ in->flip;
+	switch (in->op) {
+	case FOP_EQ:
+		in->lo = v;
+		in->span = 0;
+		break;
+	case FOP_LT_S:
+	case FOP_LT_U:
+		if (!v)
+			return;
+		in->lo = 0;
+		in->span = v - 1;
+		break;
+	case FOP_LE_S:
+	case FOP_LE_U:
+		in->lo = 0;
+		in->span = v;
+		break;
+	case FOP_GT_S:
+	case FOP_GT_U:
+		if (v == top)
+			return;
+		in->lo = v + 1;
+		in->span = top - in->lo;
+		break;
+	case FOP_GE_S:
+	case FOP_GE_U:
+		in->lo = v;
+		in->span = top - v;
+		break;
+	default:
+		return;
+	}
+	in->range = true;
+}
+
 /* Pack the program, its text and its patterns into one allocation. */
 static struct event_filter *pack_filter(struct parser *ps)
 {
@@ -1227,6 +1281,7 @@ static struct event_filter *pack_filter(struct parser *ps)
 		struct filter_insn *in = &filter->prog[i];
 
 		*in = ps->insns[i];
+		range_insn(in);
 		if (in->pattern) {
 			in->pattern = memcpy(pool, in->pattern, in->plen + 1);
 			pool += in->plen + 1;
@@ -1534,6 +1589,8 @@ static bool insn_eval(const struct filter_insn *in, const unsigned char *rec, un
 	default:
 		return str_eval(in, rec, len);
 	}
+	if (likely(in->range))
+		return ((a ^ in->flip) - in->lo <= in->span) ^ in->not;
 	return num_test(in->op, a, in->val) ^ in->not;
 }
 
