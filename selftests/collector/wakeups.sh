@@ -9,6 +9,16 @@
 # before: about 100); the program's next event, 4 s after its first, still
 # reaches the cat, and so does a trace_marker write to the tree, in less
 # than 100 ms.
+#
+# Then a "cat per_cpu/cpu0/trace_pipe_raw" of the tree (what trace-cmd
+# and the recorder read through the collector's mount), which reads the
+# kept buffers: with buffer_percent 10 of a 64 KiB (16-page) buffer (a
+# whole page, the watermark's least), an idle program and the collector
+# switch at most 4 times in 2 s, and so with buffer_percent 0; a burst of
+# 2000 events (8 pages) reaches the cat in < 100 ms (the first page of
+# it); 10 events are held back by the watermark (0.5 s) until
+# buffer_percent 0, tracing_on 0, or the program's exit; with
+# buffer_percent 0 the next 10 come at once.
 . "$(dirname "$0")/../lib/tap.sh"
 . "$(dirname "$0")/../lib/wakeups.bash"
 tap_begin collector-wakeups
@@ -46,4 +56,88 @@ check "a trace_marker write reaches the blocked cat in < 100 ms (${got:-no line 
 	test -n "$got" -a "${got:-1000}" -lt 100
 kill "$cat_pid" 2>/dev/null
 wait "$cat_pid" 2>/dev/null
+
+# per_cpu/cpu0/trace_pipe_raw: the program on CPU 0, its events there.
+scribble=$objtree/selftests/collector/coll-scribble
+echo 64 >"$T/buffer_size_kb"
+echo 10 >"$T/buffer_percent"
+taskset -c 0 "$scribble" -u 2000 >"$tmp/scribble.out" 2>&1 &
+spid=$!
+wait_for 10 grep -q "process $spid (coll-scribble) registered" "$tmp/daemon.log"
+wait_for 10 grep -q ready "$tmp/scribble.out"
+cat "$T/per_cpu/cpu0/trace_pipe_raw" >"$tmp/raw" &
+raw_pid=$!
+check "the blocked raw cat gets the program's first 1000 events" wait_for 5 test -s "$tmp/raw"
+sskip=$(tsan_tid "$scribble" "$spid")
+dskip=$(tsan_tid "$ustrace" "$dpid")
+# raw_events FILE: the data events in FILE's pages (the kernel's page format).
+raw_events() {
+	"${PYTHON:-python3}" - "$1" <<'PY'
+import struct, sys
+data, n = open(sys.argv[1], "rb").read(), 0
+for page in range(0, len(data) - 4095, 4096):
+    at, end = page + 16, page + 16 + (struct.unpack_from("<Q", data, page + 8)[0] & 0xfffff)
+    while at + 4 <= end:
+        head = struct.unpack_from("<I", data, at)[0]
+        kind = head & 31
+        if kind == 29:		# padding: the rest of the page when its delta is 0
+            if head >> 5 == 0:
+                break
+            at += 4 + struct.unpack_from("<I", data, at + 4)[0]
+        elif kind in (30, 31):	# time extend, time stamp
+            at += 8
+        else:
+            at += 4 + (kind * 4 if kind else struct.unpack_from("<I", data, at + 4)[0])
+            n += 1
+print(n)
+PY
+}
+# idle_check WHAT: the program's, the collector's and the cat's switches in 2 s.
+idle_check() {
+	local b1 b2 b3 a1 a2 a3
+
+	sleep 0.3
+	b1=$(switches "$spid" "$sskip") b2=$(switches "$dpid" "$dskip") b3=$(switches "$raw_pid")
+	sleep 2
+	a1=$(switches "$spid" "$sskip") a2=$(switches "$dpid" "$dskip") a3=$(switches "$raw_pid")
+	check "$1: the idle program switches at most 4 times in 2 s ($((a1 - b1)))" \
+		test $((a1 - b1)) -le 4
+	check "$1: the collector switches at most 4 times in 2 s ($((a2 - b2)))" \
+		test $((a2 - b2)) -le 4
+	check "$1: the cat switches at most 4 times in 2 s ($((a3 - b3)))" \
+		test $((a3 - b3)) -le 4
+}
+idle_check "raw, buffer_percent 10"
+got=$(grow_ms "$tmp/raw" 1000 kill "$spid" USR1)
+check "a burst of 8 pages reaches the raw cat in < 100 ms (${got:-nothing in 1 s} ms)" \
+	test -n "$got" -a "${got:-1000}" -lt 100
+wait_for 3 test "$(grep -c burst "$tmp/scribble.out")" -eq 1
+sleep 0.3	# the cat read all there is
+got=$(grow_ms "$tmp/raw" 500 kill "$spid" USR2)
+check "10 events are held back by buffer_percent 10 (${got:-none in 500} ms)" test -z "$got"
+got=$(grow_ms "$tmp/raw" 1000 write "$T/buffer_percent" 0)
+check "buffer_percent 0 lets them go in < 100 ms (${got:-nothing in 1 s} ms)" \
+	test -n "$got" -a "${got:-1000}" -lt 100
+idle_check "raw, buffer_percent 0"
+got=$(grow_ms "$tmp/raw" 1000 kill "$spid" USR2)
+check "with buffer_percent 0, 10 events reach the raw cat in < 100 ms (${got:-nothing in 1 s} ms)" \
+	test -n "$got" -a "${got:-1000}" -lt 100
+echo 10 >"$T/buffer_percent"
+sleep 0.3
+got=$(grow_ms "$tmp/raw" 500 kill "$spid" USR2)
+check "buffer_percent 10 again: 10 events held back (${got:-none in 500} ms)" test -z "$got"
+got=$(grow_ms "$tmp/raw" 1000 write "$T/tracing_on" 0)
+check "tracing_on 0 lets them go in < 100 ms (${got:-nothing in 1 s} ms)" \
+	test -n "$got" -a "${got:-1000}" -lt 100
+echo 1 >"$T/tracing_on"
+sleep 0.3
+got=$(grow_ms "$tmp/raw" 500 kill "$spid" USR2)
+check "tracing on again: 10 events held back (${got:-none in 500} ms)" test -z "$got"
+got=$(grow_ms "$tmp/raw" 3000 kill "$spid" TERM)
+check "the program's exit lets them go (${got:-nothing in 3 s} ms)" test -n "$got"
+wait "$spid"
+kill "$raw_pid" 2>/dev/null
+wait "$raw_pid" 2>/dev/null
+got=$(raw_events "$tmp/raw")
+check "none lost: the cat's pages hold 1000 + 2000 + 4 x 10 events ($got)" test "$got" = 3040
 tap_end

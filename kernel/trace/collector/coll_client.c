@@ -734,6 +734,26 @@ static int64_t coll_wait_arm(struct tfs_file *f)
 	return ret < 0 ? -1 : ret;
 }
 
+/*
+ * COLL_RAW_ARM: arm the buffer the collector keeps for its trace_pipe_raw
+ * reader (at CPU @cpu, @target: ring_buffer_wait_arm_at()), while it is
+ * still the top level's: a snapshot swap may have made it the snapshot's,
+ * which "echo 0 > snapshot" frees.  Under coll.lock.
+ */
+static int64_t coll_raw_arm(uint64_t cpu, uint64_t target)
+{
+	struct trace_array *tr = trace_array_top();
+	int ret;
+
+	if (!coll.watched || !tr || trace_array_buffer(tr) != coll.watched ||
+	    !coll_watches(ring_buffer_wait_word(coll.watched)))
+		return -ESTALE;
+	if (cpu > INT_MAX || target > UINT32_MAX)
+		return -EINVAL;
+	ret = ring_buffer_wait_arm_at(coll.watched, (int)cpu, (uint32_t)target);
+	return ret < 0 ? ret : ret == RING_BUFFER_WAIT_READY;
+}
+
 /* One call; the reply's payload goes to @out (COLL_MAX_PAYLOAD).  Under coll.lock. */
 static int64_t coll_call(const struct coll_msg *m, const char *payload, char *out,
 			 uint32_t *outlen)
@@ -802,6 +822,8 @@ static int64_t coll_call(const struct coll_msg *m, const char *payload, char *ou
 	case COLL_WAIT_ARM:
 		f = coll_handle(m->a);
 		return f ? coll_wait_arm(f) : -EBADF;
+	case COLL_RAW_ARM:
+		return coll_raw_arm(m->a, m->b);
 
 	case COLL_RELEASE:
 		f = coll_handle(m->a);

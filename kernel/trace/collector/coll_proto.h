@@ -49,7 +49,11 @@
 
 #include <stdint.h>
 
-#define COLL_VERSION		3	/* 2: COLL_WAIT_ARM; 3: the names at the log's start */
+#define COLL_VERSION		4	/* 2: COLL_WAIT_ARM; 3: the names at the log's start;
+					   4: COLL_RAW_ARM */
+/* The oldest a collector takes: without COLL_RAW_ARM, its raw readers poll it. */
+#define COLL_VERSION_MIN	3
+#define COLL_VERSION_RAW_ARM	4
 #define COLL_SOCK_NAME		"collector.sock"
 #define COLL_TREE_NAME		"tracing"
 /* How long ustrace_collector_learn() waits for the collector to take an event in. */
@@ -91,6 +95,18 @@ enum coll_op {
 	 * many ms.
 	 */
 	COLL_WAIT_ARM,
+	/*
+	 * A blocked read of the collector's per_cpu/cpuN/trace_pipe_raw,
+	 * which reads the buffer the collector keeps where no reader of the
+	 * program's is (system-mode.rst, "Waiting"): the program arms that
+	 * buffer for it (the collector's mapping is read-only), as
+	 * ring_buffer_wait_arm_at() does.  a CPU, b the seq of the tail page
+	 * at which to wake (the collector's watermark), or
+	 * RING_BUFFER_WAIT_BELL for the next event -> ret 0: armed, 1: the
+	 * tail is there already, -ESTALE: that buffer is not the top
+	 * level's now (a snapshot swapped it: the collector polls).  Protocol 4.
+	 */
+	COLL_RAW_ARM,
 	COLL_NR_OPS,
 	/* ustrace dump -> collector, instead of HELLO */
 	COLL_DUMP = 100,

@@ -45,6 +45,7 @@
 #include <sys/stat.h>
 
 #include "../../internal.h"
+#include "../trace_array.h"
 #include "../tracefs/tracefs.h"
 #include "collector.h"
 
@@ -1757,6 +1758,19 @@ static int tree_truncate(uint64_t ino)
 	return 0;
 }
 
+/*
+ * What a blocked read of the top level's trace_pipe_raw waits for: the
+ * collector's own buffer_percent and tracing_on, which every write to the
+ * tree's files set too (and wake the readers: tree_write()).
+ */
+static void raw_wait_params(int *full, bool *stopped)
+{
+	struct trace_array *tr = trace_array_top();
+
+	*full = tr ? (int)trace_array_buffer_percent(tr) : 0;
+	*stopped = tr && !trace_array_tracing_on(tr);
+}
+
 static int tree_readable(struct tfs_file *file)
 {
 	struct cfile *f = (struct cfile *)file;
@@ -1764,8 +1778,12 @@ static int tree_readable(struct tfs_file *file)
 	int any = 0;
 
 	if (f->kind == F_RAW) {
+		int full;
+		bool stopped;
+
+		raw_wait_params(&full, &stopped);
 		pthread_mutex_lock(&f->lock);
-		any = coll_raw_readable(f->raw);
+		any = f->raw ? coll_raw_readable(f->raw, full, stopped) : 1;
 		pthread_mutex_unlock(&f->lock);
 		return any;
 	}
@@ -1784,14 +1802,15 @@ static int tree_readable(struct tfs_file *file)
  * A blocked read of a trace_pipe sleeps on coll_wait_word() (coll_wait.c):
  * each program arms its file as its own readers do, and the watcher wakes
  * us when one of them is woken.  The top level's trace_pipe_raw reads the
- * kept buffers where no program's reader is (nothing to arm: it looks
- * every COLL_POLL_MS), and so does every read when there is no watcher.
+ * kept buffers where no program's reader is: each program arms its
+ * buffer at our position instead (coll_raw_wait()).  Without a watcher
+ * every read looks every COLL_POLL_MS.
  */
 static uint32_t *tree_wait_word(struct tfs_file *file)
 {
 	const struct cfile *f = (const struct cfile *)file;
 
-	return f->kind == F_PIPE ? coll_wait_word() : NULL;
+	return f->kind == F_PIPE || (f->kind == F_RAW && f->raw) ? coll_wait_word() : NULL;
 }
 
 /* The shorter of two waits in ms (-1: until woken). */
@@ -1806,6 +1825,16 @@ static int tree_wait_arm(struct tfs_file *file)
 	uint32_t outlen;
 	int ms = -1;
 
+	if (f->kind == F_RAW && f->raw && coll_wait_word()) {
+		int full;
+		bool stopped;
+
+		raw_wait_params(&full, &stopped);
+		pthread_mutex_lock(&f->lock);
+		ms = coll_raw_wait(f->raw, full, stopped);
+		pthread_mutex_unlock(&f->lock);
+		return ms;
+	}
 	if (f->kind != F_PIPE || !coll_wait_word())
 		return tree_readable(file) ? 0 : COLL_POLL_MS;
 	pthread_mutex_lock(&f->lock);
