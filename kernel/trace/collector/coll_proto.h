@@ -92,7 +92,10 @@ enum coll_op {
 	 * readers do (tfs_wait_arm()) and says whether to sleep.  a handle
 	 * -> ret 0: readable now, -1: armed, sleep until the wake word of
 	 * the buffer the collector keeps changes, > 0: look again after that
-	 * many ms.
+	 * many ms; protocol 4: COLL_WAIT_ARMED_FD, armed on another buffer
+	 * (an instance's, the top level's after a snapshot swap) whose memfd
+	 * the answer carries (SCM_RIGHTS): the collector watches that
+	 * buffer's wake word too, and sleeps.
 	 */
 	COLL_WAIT_ARM,
 	/*
@@ -117,6 +120,8 @@ enum coll_op {
 				   b: its pid, payload: its name */
 	COLL_END,		/* collector -> dump: that was all; ret: 0 or -errno */
 };
+
+#define COLL_WAIT_ARMED_FD	(-2)
 
 /*
  * The format log's system name of a record that holds the program's

@@ -49,7 +49,26 @@ struct coll_record {
 	uint32_t		*ids;		/* the program's event id -> the tree's (0: none) */
 	uint32_t		nr_ids;
 	off_t			ids_log_size;	/* the format log's size when ids was made */
+	struct coll_watch	*watch;		/* its other buffers the watcher watches */
+	int			nr_watch;
 };
+
+/*
+ * Another buffer of a running program whose wake word the watcher
+ * (coll_wait.c) watches: an instance's, or its top level's after a
+ * snapshot swap, for the tree's blocked trace_pipe readers of it
+ * (COLL_WAIT_ARMED_FD).  Mapped read-only for the word alone, until the
+ * record goes.
+ */
+struct coll_watch {
+	dev_t	dev;
+	ino_t	ino;
+	void	*map;
+	size_t	size;
+};
+
+/* Watched buffers per program at most (an instance removed stays mapped). */
+#define COLL_MAX_WATCH	16
 
 static struct trace_dat_format *rec_log_formats(int fd, char **cmdlines, size_t *cmdlines_len);
 
@@ -375,6 +394,9 @@ static char *rec_read(struct coll_proc *p, const char *path, size_t *lenp)
 
 static void rec_free(struct coll_record *r)
 {
+	for (int i = 0; i < r->nr_watch; i++)
+		munmap(r->watch[i].map, r->watch[i].size);
+	free(r->watch);
 	free(r->ids);
 	if (r->map)
 		munmap(r->map, r->size);
@@ -493,9 +515,63 @@ int coll_records_wake_words(const uint32_t **words, uint32_t *vals, int max)
 		}
 		words[n] = w;
 		vals[n++] = __atomic_load_n(w, __ATOMIC_SEQ_CST);
+		for (int i = 0; i < r->nr_watch && n >= 0; i++) {
+			if (n == max) {
+				n = -1;
+				break;
+			}
+			words[n] = ring_buffer_foreign_wake_word(r->watch[i].map, r->watch[i].size);
+			vals[n] = __atomic_load_n(words[n], __ATOMIC_SEQ_CST);
+			n++;
+		}
 	}
 	pthread_mutex_unlock(&rec_lock);
 	return n;
+}
+
+/**
+ * coll_record_watch - watch the wake word of another buffer of a running program
+ * @p:  the program (a reference held by the caller)
+ * @fd: that buffer's memfd (COLL_WAIT_ARMED_FD's answer); taken over
+ *
+ * Return: whether it is watched (now, or already); if not, the caller
+ * looks again every COLL_POLL_MS.
+ */
+bool coll_record_watch(struct coll_proc *p, int fd)
+{
+	struct coll_record *r;
+	struct coll_watch *v;
+	struct stat st;
+	bool ok = false, added = false;
+	void *map;
+
+	if (fstat(fd, &st) || st.st_size < (off_t)RB_PAGE_SIZE) {
+		close(fd);
+		return false;
+	}
+	pthread_mutex_lock(&rec_lock);
+	for (r = records; r && r->proc != p; r = r->next)
+		;
+	for (int i = 0; r && i < r->nr_watch && !ok; i++)
+		ok = r->watch[i].dev == st.st_dev && r->watch[i].ino == st.st_ino;
+	if (r && !ok && r->nr_watch < COLL_MAX_WATCH &&
+	    (v = realloc(r->watch, (size_t)(r->nr_watch + 1) * sizeof(*v)))) {
+		r->watch = v;
+		map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_SHARED | MAP_NORESERVE, fd, 0);
+		if (map != MAP_FAILED && ring_buffer_foreign_wake_word(map, (size_t)st.st_size)) {
+			r->watch[r->nr_watch++] = (struct coll_watch){
+				.dev = st.st_dev, .ino = st.st_ino, .map = map,
+				.size = (size_t)st.st_size };
+			ok = added = true;
+		} else if (map != MAP_FAILED) {
+			munmap(map, (size_t)st.st_size);
+		}
+	}
+	pthread_mutex_unlock(&rec_lock);
+	close(fd);
+	if (added)
+		coll_wait_changed();
+	return ok;
 }
 
 /**

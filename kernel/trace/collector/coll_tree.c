@@ -1839,11 +1839,19 @@ static int tree_wait_arm(struct tfs_file *file)
 		return tree_readable(file) ? 0 : COLL_POLL_MS;
 	pthread_mutex_lock(&f->lock);
 	for (int i = 0; i < f->nr && ms; i++) {
+		struct coll_msg m = { .op = COLL_WAIT_ARM, .a = f->m[i].handle };
+		int fds[2] = { -1, -1 };
 		int64_t r = f->m[i].proc ?
-			    member_call(f->m[i].proc, COLL_WAIT_ARM, f->m[i].handle, 0, 0, 0, NULL,
-					0, NULL, 0, &outlen) :
+			    coll_proc_call_fd(f->m[i].proc, &m, NULL, NULL, 0, &outlen, fds) :
 			    (tfs_readable(f->m[i].local) > 0 ? 0 : -1);
 
+		if (fds[1] >= 0)
+			close(fds[1]);
+		/* Armed on another buffer of the program's: its word watched too. */
+		if (r == COLL_WAIT_ARMED_FD)
+			r = fds[0] >= 0 && coll_record_watch(f->m[i].proc, fds[0]) ? -1 : COLL_POLL_MS;
+		else if (fds[0] >= 0)
+			close(fds[0]);
 		if (r == -ECONNRESET || r == -ETIMEDOUT)
 			continue;	/* gone, or given up on */
 		ms = r < -1 ? COLL_POLL_MS : wait_min(ms, (int)r);

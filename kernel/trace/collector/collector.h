@@ -111,6 +111,8 @@ void coll_records_clear(void);
 
 /* The running programs' buffers' wake words and values (coll_wait.c); -1: over @max. */
 int coll_records_wake_words(const uint32_t **words, uint32_t *vals, int max);
+/* Watch the wake word of another buffer of a running program too (its memfd, taken over). */
+bool coll_record_watch(struct coll_proc *p, int fd);
 
 /*
  * coll_wait.c: the tree's blocked readers sleep on coll_wait_word() (NULL:
