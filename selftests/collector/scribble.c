@@ -21,7 +21,7 @@
  *
  * With -u N it says "ready" and fires N more events each time it gets
  * SIGUSR1 (wakeups.sh: a burst after an idle time), 10 at a SIGUSR2,
- * and says "burst" after each.
+ * and says "burst N" after each (N the events fired).
  *
  * coll-other is the same program with another format of scribble_tick
  * (SCRIBBLE_OTHER: one more field), for daemon.sh: two programs that
@@ -144,7 +144,7 @@ int main(int argc, char **argv)
 
 				for (int i = 0; i < n; i++)
 					trace_scribble_tick(k++);
-				printf("burst\n");
+				printf("burst %d\n", n);
 				fflush(stdout);
 			}
 		}

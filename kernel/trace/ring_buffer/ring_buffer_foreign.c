@@ -368,10 +368,11 @@ int ring_buffer_foreign_read(const void *map, size_t size, int cpu,
 			}
 			end = (u32)commit;
 		} else if (back == 0) {
-			if (!partial || rb_off_frozen(toff) || toff > RB_DATA_SIZE ||
-			    committed != toff + RB_MARK_OPEN)
+			/* The bell (a waiting reader's) is no offset: rb_pos_used(). */
+			if (!partial || rb_off_frozen(toff) || rb_pos_used(p) > RB_DATA_SIZE ||
+			    committed != rb_pos_used(p) + RB_MARK_OPEN)
 				return 0;	/* still being written */
-			end = toff;
+			end = rb_pos_used(p);
 		} else {
 			/* Left unfinished: a writer died on it. */
 			end = rb_foreign_valid((const u32 *)(src + RB_PAGE_HDR_SIZE), RB_DATA_SIZE);
