@@ -24,7 +24,9 @@
 # per_cpu/cpu0/trace_pipe_raw, and of trace_pipe after "echo 1 >
 # snapshot" swapped the program's buffer (buffers whose memfd the
 # collector did not keep): the same 0 switches in 2 s (they polled before:
-# about 500 and 700), 10 events in < 100 ms.  Last, two programs' bursts
+# about 500 and 700), 10 events in < 100 ms; a cat of
+# per_cpu/cpu0/trace_pipe_raw then (the kept pages are the snapshot's)
+# sleeps too, and once swapped back, gets 10 events in < 100 ms.  Last, two programs' bursts
 # and exits under a raw cat: none of their events lost.
 . "$(dirname "$0")/../lib/tap.sh"
 . "$(dirname "$0")/../lib/wakeups.bash"
@@ -179,18 +181,29 @@ wait "$ipipe_pid" "$raw_pid" 2>/dev/null
 
 # The top level's trace_pipe once a snapshot swapped the program's
 # buffer: not the one the collector keeps, watched as an instance's.
+# And the top level's per_cpu/cpu0/trace_pipe_raw, which reads the
+# pages the collector kept, the snapshot's now: nothing to wait for but a
+# swap back, which wakes it.
+echo 0 >"$T/buffer_percent"
 echo 1 >"$T/snapshot"
 cat "$T/trace_pipe" >"$tmp/spipe" &
 raw_pid=$!
+cat "$T/per_cpu/cpu0/trace_pipe_raw" >"$tmp/sraw" &
+sraw_pid=$!
 sleep 0.5
-idle_check "trace_pipe after a snapshot swap"
+idle_check "trace_pipe and trace_pipe_raw after a snapshot swap"
 got=$(grow_ms "$tmp/spipe" 1000 kill "$spid" USR2)
 check "10 events reach it in < 100 ms (${got:-nothing in 1 s} ms)" \
 	test -n "$got" -a "${got:-1000}" -lt 100
 check "the swap took the program's first events away (into its snapshot)" \
 	eval '! grep -q "n=999\$" "$tmp/spipe"'
-kill "$spid" "$raw_pid" 2>/dev/null
-wait "$spid" "$raw_pid" 2>/dev/null
+echo 1 >"$T/snapshot"	# back
+sleep 0.3
+got=$(grow_ms "$tmp/sraw" 1000 kill "$spid" USR2)
+check "swapped back, 10 events reach the raw cat in < 100 ms (${got:-nothing in 1 s} ms)" \
+	test -n "$got" -a "${got:-1000}" -lt 100
+kill "$spid" "$raw_pid" "$sraw_pid" 2>/dev/null
+wait "$spid" "$raw_pid" "$sraw_pid" 2>/dev/null
 
 # Two programs bursting into CPU 0 while a raw cat with buffer_percent 0
 # sleeps and wakes between their bursts, then both exit: every event

@@ -773,20 +773,33 @@ static int64_t coll_wait_arm(struct tfs_file *f, int *fdp)
 
 /*
  * COLL_RAW_ARM: arm the buffer the collector keeps for its trace_pipe_raw
- * reader (at CPU @cpu, @target: ring_buffer_wait_arm_at()), while it is
- * still the top level's: a snapshot swap may have made it the snapshot's,
- * which "echo 0 > snapshot" frees.  Under coll.lock.
+ * reader (at CPU @cpu, @target: ring_buffer_wait_arm_at()), while its
+ * pages are the top level's.  A snapshot swap traded them for the
+ * snapshot's (ring_buffer_swap(): the top level's buffer has another
+ * memfd then): nothing is written into the kept ones but what was
+ * reserved before, and a swap back wakes their word: COLL_RAW_SWAPPED.
+ * A memfd we cannot look at (the program closed it): -ESTALE.  Under
+ * coll.lock.
  */
 static int64_t coll_raw_arm(uint64_t cpu, uint64_t target)
 {
 	struct trace_array *tr = trace_array_top();
-	int ret;
+	struct stat st;
+	size_t size;
+	bool same;
+	int ret, fd;
 
-	if (!coll.watched || !tr || trace_array_buffer(tr) != coll.watched ||
-	    !coll_watches(ring_buffer_wait_word(coll.watched)))
+	if (!coll.watched || !tr || trace_array_buffer(tr) != coll.watched)
 		return -ESTALE;
 	if (cpu > INT_MAX || target > UINT32_MAX)
 		return -EINVAL;
+	fd = ring_buffer_memfd(coll.watched, &size);
+	if (fd < 0)
+		return -ESTALE;
+	same = !fstat(fd, &st) && st.st_dev == coll.watched_dev && st.st_ino == coll.watched_ino;
+	close(fd);
+	if (!same)
+		return COLL_RAW_SWAPPED;
 	ret = ring_buffer_wait_arm_at(coll.watched, (int)cpu, (uint32_t)target);
 	return ret < 0 ? ret : ret == RING_BUFFER_WAIT_READY;
 }

@@ -106,8 +106,10 @@ enum coll_op {
 	 * ring_buffer_wait_arm_at() does.  a CPU, b the seq of the tail page
 	 * at which to wake (the collector's watermark), or
 	 * RING_BUFFER_WAIT_BELL for the next event -> ret 0: armed, 1: the
-	 * tail is there already, -ESTALE: that buffer is not the top
-	 * level's now (a snapshot swapped it: the collector polls).  Protocol 4.
+	 * tail is there already, COLL_RAW_SWAPPED: a snapshot swapped those
+	 * pages out of the top level (nothing is written there; a swap back
+	 * wakes their word), -ESTALE: the program cannot tell (its memfd
+	 * closed: the collector polls).  Protocol 4.
 	 */
 	COLL_RAW_ARM,
 	COLL_NR_OPS,
@@ -122,6 +124,7 @@ enum coll_op {
 };
 
 #define COLL_WAIT_ARMED_FD	(-2)
+#define COLL_RAW_SWAPPED	2
 
 /*
  * The format log's system name of a record that holds the program's

@@ -1220,8 +1220,8 @@ struct raw_arm {
  * wrote.  Called with the wake word loaded (coll_wait_word()).
  * Return: 0 (read now), -1 (sleep until the word is woken), or the ms
  * after which to look again: a reservation open, or a program that
- * cannot arm for us (a protocol before 4, a top-level buffer swapped by a
- * snapshot), which we poll every COLL_POLL_MS.
+ * cannot arm for us (a protocol before 4, a kept memfd it closed), which
+ * we poll every COLL_POLL_MS.
  */
 int coll_raw_wait(struct coll_raw *raw, int full, bool stopped)
 {
@@ -1255,7 +1255,10 @@ int coll_raw_wait(struct coll_raw *raw, int full, bool stopped)
 		uint32_t outlen;
 		int64_t ret = ready ? 0 : coll_proc_call(arms[i].proc, &m, NULL, NULL, 0, &outlen);
 
-		/* Gone, or given up on: its record says so at the next look. */
+		/*
+		 * Gone, or given up on: its record says so at the next look.
+		 * COLL_RAW_SWAPPED: nothing to arm, a swap back wakes us.
+		 */
 		if (ret < 0 && ret != -ECONNRESET && ret != -ETIMEDOUT)
 			poll = true;
 		coll_procs_put_one(arms[i].proc);
