@@ -213,6 +213,7 @@ wait "$spid" "$raw_pid" "$sraw_pid" 2>/dev/null
 echo 0 >"$T/snapshot"
 echo 0 >"$T/buffer_percent"
 : >"$T/trace"	# the programs gone: their records dropped
+echo 256 >"$T/buffer_size_kb"	# room for 7 bursts: a slow cat loses none
 taskset -c 0 "$scribble" -u 2000 >"$tmp/a.out" 2>&1 &
 apid=$!
 taskset -c 0 "$scribble" -u 2000 >"$tmp/b.out" 2>&1 &
