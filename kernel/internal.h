@@ -240,5 +240,16 @@ uint64_t ring_buffer_foreign_first(const void *page);
 bool ring_buffer_foreign_split(void *page, uint64_t limit, void *rest);
 bool ring_buffer_foreign_event(const void *page, uint32_t *at, uint64_t *stamp,
 			       const void **data, uint32_t *len);
+/*
+ * Waiting for another process's buffer (system-mode.rst, "Waiting"): the
+ * reader asks ring_buffer_foreign_wait() what to wait for, and the
+ * program arms it on its buffer, ring_buffer_wait_arm_at() (the reader's
+ * mapping is read-only).  RING_BUFFER_WAIT_BELL: any data.
+ */
+#define RING_BUFFER_WAIT_BELL	UINT32_MAX
+int ring_buffer_foreign_wait(const void *map, size_t size, int cpu,
+			     const struct ring_buffer_foreign_pos *pos, unsigned int held, int full,
+			     uint32_t *target);
+int ring_buffer_wait_arm_at(struct trace_buffer *buffer, int cpu, uint32_t target);
 
 #endif /* _USTRACE_KERNEL_INTERNAL_H */

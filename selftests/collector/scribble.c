@@ -19,6 +19,10 @@
  * (flight.sh: the collector names the child's events after both were
  * SIGKILLed).
  *
+ * With -u N it says "ready" and fires N more events each time it gets
+ * SIGUSR1 (wakeups.sh: a burst after an idle time), 10 at a SIGUSR2,
+ * and says "burst N" after each (N the events fired).
+ *
  * coll-other is the same program with another format of scribble_tick
  * (SCRIBBLE_OTHER: one more field), for daemon.sh: two programs that
  * define one event name differently.
@@ -38,7 +42,15 @@
 #define CREATE_TRACE_POINTS
 #include "scribble-events.h"
 
-static volatile sig_atomic_t stop;
+static volatile sig_atomic_t stop, bursts, small;
+
+static void on_usr(int sig)
+{
+	if (sig == SIGUSR1)
+		bursts++;
+	else
+		small++;
+}
 
 static void on_term(int sig)
 {
@@ -93,13 +105,23 @@ int main(int argc, char **argv)
 	int scribble = argc > 1 && !strcmp(argv[1], "-s");
 	int stride = argc > 1 && !strcmp(argv[1], "-S");
 	int forker = argc > 1 && !strcmp(argv[1], "-f");
+	int burst = argc > 2 && !strcmp(argv[1], "-u") ? atoi(argv[2]) : 0;
+	sigset_t usr1, old;
 	unsigned long long state = 0x9e3779b97f4a7c15ull;
 	char link[256], path[300];
 	struct dirent *d;
 	DIR *fds;
 
 	signal(SIGTERM, on_term);
+	signal(SIGUSR1, on_usr);
+	signal(SIGUSR2, on_usr);
+	sigemptyset(&usr1);
+	sigaddset(&usr1, SIGUSR1);
+	sigaddset(&usr1, SIGUSR2);
+	sigaddset(&usr1, SIGTERM);
+	sigprocmask(SIG_BLOCK, &usr1, &old);
 	if (forker && fork() == 0) {
+		sigprocmask(SIG_SETMASK, &old, NULL);
 		prctl(PR_SET_NAME, "scribble-kid");
 		for (int i = 0; i < 100; i++)
 			trace_scribble_tick(-i);
@@ -114,10 +136,21 @@ int main(int argc, char **argv)
 	if (!scribble && !stride) {
 		printf("ready\n");
 		fflush(stdout);
-		while (!stop)
-			pause();
+		/* Both signals blocked but while it sleeps: none is missed. */
+		for (int k = 1000; !stop; ) {
+			sigsuspend(&old);
+			for (; (bursts > 0 || small > 0) && burst > 0;) {
+				int n = bursts > 0 ? (bursts--, burst) : (small--, 10);
+
+				for (int i = 0; i < n; i++)
+					trace_scribble_tick(k++);
+				printf("burst %d\n", n);
+				fflush(stdout);
+			}
+		}
 		return 0;
 	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
 	fds = opendir("/proc/self/fd");
 	if (!fds)
 		return 1;

@@ -13,6 +13,10 @@
 #	                            print the ms until it is in the file PIPE
 #	                            (a blocked reader's output), or nothing
 #	                            after 1 s
+#	grow_ms FILE MS ACTION...   do ACTION ("kill PID SIG", or "write PATH
+#	                            TEXT": TEXT written to PATH) and print
+#	                            the ms until FILE (a blocked reader's
+#	                            output) grows, or nothing after MS ms
 
 switches() {
 	local pid=$1 skip=${2:-} t n=0 c
@@ -46,6 +50,26 @@ while time.monotonic() - t0 < 1:
         if b"wake up" in f.read():
             print(int((time.monotonic() - t0) * 1000))
             break
+    time.sleep(0.001)
+PY
+}
+
+# Timed by Python too; the action is done by it, the clock started after.
+grow_ms() {
+	"${PYTHON:-python3}" - "$@" <<'PY'
+import os, signal, sys, time
+path, limit, what = sys.argv[1], int(sys.argv[2]) / 1000, sys.argv[3]
+size = os.path.getsize(path)
+if what == "kill":
+    os.kill(int(sys.argv[4]), getattr(signal, "SIG" + sys.argv[5]))
+else:
+    with open(sys.argv[4], "w") as f:
+        f.write(sys.argv[5] + "\n")
+t0 = time.monotonic()
+while time.monotonic() - t0 < limit:
+    if os.path.getsize(path) > size:
+        print(int((time.monotonic() - t0) * 1000))
+        break
     time.sleep(0.001)
 PY
 }

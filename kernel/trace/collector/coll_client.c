@@ -720,23 +720,93 @@ static bool coll_watches(const uint32_t *word)
 	return same;
 }
 
+struct coll_find_word {
+	const uint32_t		*word;
+	struct trace_buffer	*buffer;
+};
+
+static void coll_find_word_fn(struct trace_array *tr, void *priv)
+{
+	struct coll_find_word *fw = priv;
+	struct trace_buffer *b = trace_array_buffer(tr);
+
+	if (b && ring_buffer_wait_word(b) == fw->word)
+		fw->buffer = b;
+}
+
+/* The memfd of the buffer (the top level's or an instance's) whose wake word is @word, or -1. */
+static int coll_word_memfd(const uint32_t *word)
+{
+	struct coll_find_word fw = { .word = word };
+	size_t size;
+
+	if (!word)
+		return -1;
+	coll_find_word_fn(trace_array_top(), &fw);
+	if (!fw.buffer)
+		trace_array_for_each_instance(coll_find_word_fn, &fw);
+	return fw.buffer ? ring_buffer_memfd(fw.buffer, &size) : -1;
+}
+
 /*
  * COLL_WAIT_ARM: arm @f as its own blocked readers do (tfs_wait_arm()).
- * Sleeping until woken is for the buffer the collector watches; for any
- * other the collector looks again after COLL_POLL_MS.
+ * Sleeping until woken is for a buffer the collector watches: the one
+ * whose memfd it keeps, or (protocol 4) another of ours (an instance's,
+ * the top level's after a snapshot swap) whose memfd goes with the
+ * answer, in @fdp (COLL_WAIT_ARMED_FD), so that it watches that one's
+ * word too.  Without a memfd, the collector looks again after
+ * COLL_POLL_MS.
  */
-static int64_t coll_wait_arm(struct tfs_file *f)
+static int64_t coll_wait_arm(struct tfs_file *f, int *fdp)
 {
 	int ret = tfs_wait_arm(f);
+	const uint32_t *word;
 
-	if (ret < 0 && !coll_watches(tfs_wait_word(f)))
-		return COLL_POLL_MS;
-	return ret < 0 ? -1 : ret;
+	if (ret >= 0)
+		return ret;
+	word = tfs_wait_word(f);
+	if (coll_watches(word))
+		return -1;
+	*fdp = coll_word_memfd(word);
+	return *fdp >= 0 ? COLL_WAIT_ARMED_FD : COLL_POLL_MS;
+}
+
+/*
+ * COLL_RAW_ARM: arm the buffer the collector keeps for its trace_pipe_raw
+ * reader (at CPU @cpu, @target: ring_buffer_wait_arm_at()), while its
+ * pages are the top level's.  A snapshot swap traded them for the
+ * snapshot's (ring_buffer_swap(): the top level's buffer has another
+ * memfd then): nothing is written into the kept ones but what was
+ * reserved before, and a swap back wakes their word: COLL_RAW_SWAPPED.
+ * A memfd we cannot look at (the program closed it): -ESTALE.  Under
+ * coll.lock.
+ */
+static int64_t coll_raw_arm(uint64_t cpu, uint64_t target)
+{
+	struct trace_array *tr = trace_array_top();
+	struct stat st;
+	size_t size;
+	bool same;
+	int ret, fd;
+
+	if (!coll.watched || !tr || trace_array_buffer(tr) != coll.watched)
+		return -ESTALE;
+	if (cpu > INT_MAX || target > UINT32_MAX)
+		return -EINVAL;
+	fd = ring_buffer_memfd(coll.watched, &size);
+	if (fd < 0)
+		return -ESTALE;
+	same = !fstat(fd, &st) && st.st_dev == coll.watched_dev && st.st_ino == coll.watched_ino;
+	close(fd);
+	if (!same)
+		return COLL_RAW_SWAPPED;
+	ret = ring_buffer_wait_arm_at(coll.watched, (int)cpu, (uint32_t)target);
+	return ret < 0 ? ret : ret == RING_BUFFER_WAIT_READY;
 }
 
 /* One call; the reply's payload goes to @out (COLL_MAX_PAYLOAD).  Under coll.lock. */
 static int64_t coll_call(const struct coll_msg *m, const char *payload, char *out,
-			 uint32_t *outlen)
+			 uint32_t *outlen, int *fdp)
 {
 	struct coll_dir_ctx dir = { .buf = out, .size = COLL_MAX_PAYLOAD };
 	char name[NAME_MAX + 1];
@@ -801,7 +871,9 @@ static int64_t coll_call(const struct coll_msg *m, const char *payload, char *ou
 		return f ? tfs_readable(f) : -EBADF;
 	case COLL_WAIT_ARM:
 		f = coll_handle(m->a);
-		return f ? coll_wait_arm(f) : -EBADF;
+		return f ? coll_wait_arm(f, fdp) : -EBADF;
+	case COLL_RAW_ARM:
+		return coll_raw_arm(m->a, m->b);
 
 	case COLL_RELEASE:
 		f = coll_handle(m->a);
@@ -1086,10 +1158,14 @@ static void coll_serve(char *buf, char *out)
 		} else if (m->op == COLL_WARN) {
 			fprintf(stderr, "%.*s", (int)m->len, buf + sizeof(*m));
 		} else if (m->op >= COLL_LOOKUP && m->op < COLL_NR_OPS) {
+			int fd = -1;
+
 			r = (struct coll_msg){ .op = COLL_REPLY, .seq = m->seq };
-			r.ret = coll_call(m, buf + sizeof(*m), out, &outlen);
+			r.ret = coll_call(m, buf + sizeof(*m), out, &outlen, &fd);
 			r.len = outlen;
-			coll_send(&r, out, outlen);
+			coll_send_fds(&r, out, outlen, fd, -1);
+			if (fd >= 0)
+				close(fd);
 		}
 		coll_unlock();
 	}

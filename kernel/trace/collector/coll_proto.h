@@ -49,7 +49,11 @@
 
 #include <stdint.h>
 
-#define COLL_VERSION		3	/* 2: COLL_WAIT_ARM; 3: the names at the log's start */
+#define COLL_VERSION		4	/* 2: COLL_WAIT_ARM; 3: the names at the log's start;
+					   4: COLL_RAW_ARM */
+/* The oldest a collector takes: without COLL_RAW_ARM, its raw readers poll it. */
+#define COLL_VERSION_MIN	3
+#define COLL_VERSION_RAW_ARM	4
 #define COLL_SOCK_NAME		"collector.sock"
 #define COLL_TREE_NAME		"tracing"
 /* How long ustrace_collector_learn() waits for the collector to take an event in. */
@@ -88,9 +92,26 @@ enum coll_op {
 	 * readers do (tfs_wait_arm()) and says whether to sleep.  a handle
 	 * -> ret 0: readable now, -1: armed, sleep until the wake word of
 	 * the buffer the collector keeps changes, > 0: look again after that
-	 * many ms.
+	 * many ms; protocol 4: COLL_WAIT_ARMED_FD, armed on another buffer
+	 * (an instance's, the top level's after a snapshot swap) whose memfd
+	 * the answer carries (SCM_RIGHTS): the collector watches that
+	 * buffer's wake word too, and sleeps.
 	 */
 	COLL_WAIT_ARM,
+	/*
+	 * A blocked read of the collector's per_cpu/cpuN/trace_pipe_raw,
+	 * which reads the buffer the collector keeps where no reader of the
+	 * program's is (system-mode.rst, "Waiting"): the program arms that
+	 * buffer for it (the collector's mapping is read-only), as
+	 * ring_buffer_wait_arm_at() does.  a CPU, b the seq of the tail page
+	 * at which to wake (the collector's watermark), or
+	 * RING_BUFFER_WAIT_BELL for the next event -> ret 0: armed, 1: the
+	 * tail is there already, COLL_RAW_SWAPPED: a snapshot swapped those
+	 * pages out of the top level (nothing is written there; a swap back
+	 * wakes their word), -ESTALE: the program cannot tell (its memfd
+	 * closed: the collector polls).  Protocol 4.
+	 */
+	COLL_RAW_ARM,
 	COLL_NR_OPS,
 	/* ustrace dump -> collector, instead of HELLO */
 	COLL_DUMP = 100,
@@ -101,6 +122,9 @@ enum coll_op {
 				   b: its pid, payload: its name */
 	COLL_END,		/* collector -> dump: that was all; ret: 0 or -errno */
 };
+
+#define COLL_WAIT_ARMED_FD	(-2)
+#define COLL_RAW_SWAPPED	2
 
 /*
  * The format log's system name of a record that holds the program's

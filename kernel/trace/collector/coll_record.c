@@ -49,7 +49,26 @@ struct coll_record {
 	uint32_t		*ids;		/* the program's event id -> the tree's (0: none) */
 	uint32_t		nr_ids;
 	off_t			ids_log_size;	/* the format log's size when ids was made */
+	struct coll_watch	*watch;		/* its other buffers the watcher watches */
+	int			nr_watch;
 };
+
+/*
+ * Another buffer of a running program whose wake word the watcher
+ * (coll_wait.c) watches: an instance's, or its top level's after a
+ * snapshot swap, for the tree's blocked trace_pipe readers of it
+ * (COLL_WAIT_ARMED_FD).  Mapped read-only for the word alone, until the
+ * record goes.
+ */
+struct coll_watch {
+	dev_t	dev;
+	ino_t	ino;
+	void	*map;
+	size_t	size;
+};
+
+/* Watched buffers per program at most (an instance removed stays mapped). */
+#define COLL_MAX_WATCH	16
 
 static struct trace_dat_format *rec_log_formats(int fd, char **cmdlines, size_t *cmdlines_len);
 
@@ -375,6 +394,9 @@ static char *rec_read(struct coll_proc *p, const char *path, size_t *lenp)
 
 static void rec_free(struct coll_record *r)
 {
+	for (int i = 0; i < r->nr_watch; i++)
+		munmap(r->watch[i].map, r->watch[i].size);
+	free(r->watch);
 	free(r->ids);
 	if (r->map)
 		munmap(r->map, r->size);
@@ -493,9 +515,63 @@ int coll_records_wake_words(const uint32_t **words, uint32_t *vals, int max)
 		}
 		words[n] = w;
 		vals[n++] = __atomic_load_n(w, __ATOMIC_SEQ_CST);
+		for (int i = 0; i < r->nr_watch && n >= 0; i++) {
+			if (n == max) {
+				n = -1;
+				break;
+			}
+			words[n] = ring_buffer_foreign_wake_word(r->watch[i].map, r->watch[i].size);
+			vals[n] = __atomic_load_n(words[n], __ATOMIC_SEQ_CST);
+			n++;
+		}
 	}
 	pthread_mutex_unlock(&rec_lock);
 	return n;
+}
+
+/**
+ * coll_record_watch - watch the wake word of another buffer of a running program
+ * @p:  the program (a reference held by the caller)
+ * @fd: that buffer's memfd (COLL_WAIT_ARMED_FD's answer); taken over
+ *
+ * Return: whether it is watched (now, or already); if not, the caller
+ * looks again every COLL_POLL_MS.
+ */
+bool coll_record_watch(struct coll_proc *p, int fd)
+{
+	struct coll_record *r;
+	struct coll_watch *v;
+	struct stat st;
+	bool ok = false, added = false;
+	void *map;
+
+	if (fstat(fd, &st) || st.st_size < (off_t)RB_PAGE_SIZE) {
+		close(fd);
+		return false;
+	}
+	pthread_mutex_lock(&rec_lock);
+	for (r = records; r && r->proc != p; r = r->next)
+		;
+	for (int i = 0; r && i < r->nr_watch && !ok; i++)
+		ok = r->watch[i].dev == st.st_dev && r->watch[i].ino == st.st_ino;
+	if (r && !ok && r->nr_watch < COLL_MAX_WATCH &&
+	    (v = realloc(r->watch, (size_t)(r->nr_watch + 1) * sizeof(*v)))) {
+		r->watch = v;
+		map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_SHARED | MAP_NORESERVE, fd, 0);
+		if (map != MAP_FAILED && ring_buffer_foreign_wake_word(map, (size_t)st.st_size)) {
+			r->watch[r->nr_watch++] = (struct coll_watch){
+				.dev = st.st_dev, .ino = st.st_ino, .map = map,
+				.size = (size_t)st.st_size };
+			ok = added = true;
+		} else if (map != MAP_FAILED) {
+			munmap(map, (size_t)st.st_size);
+		}
+	}
+	pthread_mutex_unlock(&rec_lock);
+	close(fd);
+	if (added)
+		coll_wait_changed();
+	return ok;
 }
 
 /**
@@ -860,6 +936,7 @@ struct coll_raw_src {
 	struct ring_buffer_foreign_pos	pos;
 	bool				has;	/* a page taken, not given yet */
 	uint64_t			stamp;	/* its time */
+	uint64_t			inflight_since;	/* ms: a reservation held it up */
 	char				page[RB_PAGE_SIZE];
 };
 
@@ -1019,18 +1096,188 @@ ssize_t coll_raw_read(struct coll_raw *raw, void *buf, size_t size)
 	return s ? RB_PAGE_SIZE : 0;
 }
 
-/* Would coll_raw_read() give a page now? */
-int coll_raw_readable(struct coll_raw *raw)
+/*
+ * Waiting (system-mode.rst, "Waiting").  A blocked read sleeps until, for
+ * one program, what it has not read reaches buffer_percent of the
+ * program's ring (the watermark of ring_buffer_wait_arm(), counted from
+ * this reader's position), or, with buffer_percent 0, tracing off, or a
+ * program gone (nothing will fill its pages), until there is any data.
+ * The programs' writers wake it: each running program arms its buffer
+ * for us (COLL_RAW_ARM, our mapping is read-only), its writer wakes its
+ * buffer's wake word, and the watcher (coll_wait.c) wakes the tree.
+ */
+
+/* A reservation that holds a page up this long is a dead writer's: as if armed. */
+#define COLL_INFLIGHT_MAX_MS	100
+
+enum { RAW_NONE, RAW_READY, RAW_ARMED, RAW_INFLIGHT };
+
+static uint64_t coll_now_ms(void)
 {
-	int any;
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+/* The source of @rec, made if new; NULL without memory.  Under rec_lock. */
+static struct coll_raw_src *coll_raw_src(struct coll_raw *raw, struct coll_record *rec)
+{
+	struct coll_raw_src *v;
+
+	for (int i = 0; i < raw->nr; i++)
+		if (raw->src[i].id == rec->id)
+			return &raw->src[i];
+	v = realloc(raw->src, (size_t)(raw->nr + 1) * sizeof(*v));
+	if (!v)
+		return NULL;
+	raw->src = v;
+	v = &raw->src[raw->nr++];
+	memset(v, 0, sizeof(*v));
+	v->id = rec->id;
+	return v;
+}
+
+/*
+ * What a blocked read waits for of @rec: RAW_READY (read now), RAW_ARMED
+ * (@target armed by the program: sleep), RAW_INFLIGHT (look again in
+ * RING_BUFFER_WAIT_INFLIGHT_MS), RAW_NONE (nothing will come).  Under
+ * rec_lock.
+ */
+static int coll_raw_src_wait(struct coll_raw *raw, struct coll_record *rec, int full,
+			     bool stopped, uint32_t *target)
+{
+	struct coll_raw_src *s = coll_raw_src(raw, rec);
+	bool any = !full || stopped || !rec->proc;
+	uint64_t now;
+	int ret;
+
+	if (!s || !rec->map)
+		return RAW_NONE;
+	if (!s->has)
+		coll_raw_take(raw, s, rec, any);
+	if (any && s->has)
+		return RAW_READY;
+	if (!rec->proc)
+		return RAW_NONE;
+	ret = ring_buffer_foreign_wait(rec->map, rec->size, raw->cpu, &s->pos, s->has,
+				       any ? 0 : full, target);
+	if (ret < 0)
+		return RAW_NONE;	/* not a CPU of that program's */
+	if (ret == RING_BUFFER_WAIT_READY) {
+		s->inflight_since = 0;
+		return RAW_READY;
+	}
+	if (ret == RING_BUFFER_WAIT_ARMED) {
+		s->inflight_since = 0;
+		return RAW_ARMED;
+	}
+	now = coll_now_ms();
+	if (!s->inflight_since)
+		s->inflight_since = now;
+	if (now - s->inflight_since < COLL_INFLIGHT_MAX_MS)
+		return RAW_INFLIGHT;
+	/*
+	 * Held up that long: a writer died in its event.  The watermark's
+	 * pages are read as it left them (ring_buffer_foreign_read()); any
+	 * data waits for the next event, whose bell is rung.
+	 */
+	return any ? RAW_ARMED : RAW_READY;
+}
+
+/**
+ * coll_raw_readable - is a blocked read of the CPU's pages to be done now?
+ * @raw:     the reader
+ * @full:    buffer_percent (0: any data)
+ * @stopped: tracing is off: any data
+ */
+int coll_raw_readable(struct coll_raw *raw, int full, bool stopped)
+{
+	uint32_t target;
+	int any = 0;
 
 	pthread_mutex_lock(&rec_lock);
-	coll_raw_fill_locked(raw, true);
-	any = 0;
-	for (int i = 0; i < raw->nr; i++)
-		any |= raw->src[i].has;
+	for (struct coll_record *rec = records; rec && !any; rec = rec->next)
+		any = coll_raw_src_wait(raw, rec, full, stopped, &target) == RAW_READY;
 	pthread_mutex_unlock(&rec_lock);
 	return any;
+}
+
+struct raw_arm {
+	struct coll_proc	*proc;
+	uint32_t		target;
+};
+
+/**
+ * coll_raw_wait - arm the running programs for a blocked read of the CPU's pages
+ * @raw:     the reader
+ * @full:    buffer_percent (0: any data)
+ * @stopped: tracing is off
+ *
+ * Each program whose watermark is not reached arms it (COLL_RAW_ARM),
+ * then we look again: its writers store the tail, then look for the
+ * armed word or the bell, so that either they wake us or we see what they
+ * wrote.  Called with the wake word loaded (coll_wait_word()).
+ * Return: 0 (read now), -1 (sleep until the word is woken), or the ms
+ * after which to look again: a reservation open, or a program that
+ * cannot arm for us (a protocol before 4, a kept memfd it closed), which
+ * we poll every COLL_POLL_MS.
+ */
+int coll_raw_wait(struct coll_raw *raw, int full, bool stopped)
+{
+	struct raw_arm *arms = NULL;
+	int nr = 0, max = 0, ms = -1, r;
+	bool ready = false, poll = false;
+	uint32_t target;
+
+	pthread_mutex_lock(&rec_lock);
+	for (struct coll_record *rec = records; rec; rec = rec->next)
+		max++;
+	arms = max ? calloc((size_t)max, sizeof(*arms)) : NULL;
+	for (struct coll_record *rec = records; rec && !ready; rec = rec->next) {
+		r = coll_raw_src_wait(raw, rec, full, stopped, &target);
+		ready = r == RAW_READY;
+		if (r == RAW_INFLIGHT)
+			ms = RING_BUFFER_WAIT_INFLIGHT_MS;
+		if (r != RAW_ARMED)
+			continue;
+		if (!arms || coll_proc_version(rec->proc) < COLL_VERSION_RAW_ARM) {
+			poll = true;
+			continue;
+		}
+		coll_procs_ref_one(rec->proc);
+		arms[nr++] = (struct raw_arm){ .proc = rec->proc, .target = target };
+	}
+	pthread_mutex_unlock(&rec_lock);
+	for (int i = 0; i < nr; i++) {
+		struct coll_msg m = { .op = COLL_RAW_ARM, .a = (uint64_t)raw->cpu,
+				      .b = arms[i].target };
+		uint32_t outlen;
+		int64_t ret = ready ? 0 : coll_proc_call(arms[i].proc, &m, NULL, NULL, 0, &outlen);
+
+		/*
+		 * Gone, or given up on: its record says so at the next look.
+		 * COLL_RAW_SWAPPED: nothing to arm, a swap back wakes us.
+		 */
+		if (ret < 0 && ret != -ECONNRESET && ret != -ETIMEDOUT)
+			poll = true;
+		coll_procs_put_one(arms[i].proc);
+	}
+	free(arms);
+	if (ready)
+		return 0;
+	/* Again, after the arms. */
+	pthread_mutex_lock(&rec_lock);
+	for (struct coll_record *rec = records; rec && !ready; rec = rec->next) {
+		r = coll_raw_src_wait(raw, rec, full, stopped, &target);
+		ready = r == RAW_READY;
+		if (r == RAW_INFLIGHT)
+			ms = RING_BUFFER_WAIT_INFLIGHT_MS;
+	}
+	pthread_mutex_unlock(&rec_lock);
+	if (ready)
+		return 0;
+	return poll && (ms < 0 || ms > COLL_POLL_MS) ? COLL_POLL_MS : ms;
 }
 
 /**

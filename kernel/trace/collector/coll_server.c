@@ -62,6 +62,7 @@ struct coll_proc {
 	int			sock;
 	uint64_t		id;
 	pid_t			pid;
+	uint32_t		version;	/* the protocol its hello said */
 	char			comm[17];
 };
 
@@ -155,6 +156,11 @@ void coll_procs_put(struct coll_proc **procs, int nr)
 pid_t coll_proc_pid(const struct coll_proc *p)
 {
 	return p->pid;
+}
+
+uint32_t coll_proc_version(const struct coll_proc *p)
+{
+	return p->version;
 }
 
 const char *coll_proc_comm(const struct coll_proc *p)
@@ -651,9 +657,10 @@ static void coll_accept_one(int lsock)
 		return;
 	if (poll(&pfd, 1, COLL_HELLO_READ_MS) != 1 ||
 	    (n = recv(sock, buf, sizeof(buf), MSG_DONTWAIT)) < (ssize_t)sizeof(*m) ||
-	    m->op != COLL_HELLO || m->len != n - sizeof(*m) || m->c != COLL_VERSION) {
-		coll_log(true, "process %d: no hello of protocol %d: refused", (int)cred.pid,
-			 COLL_VERSION);
+	    m->op != COLL_HELLO || m->len != n - sizeof(*m) || m->c < COLL_VERSION_MIN ||
+	    m->c > COLL_VERSION) {
+		coll_log(true, "process %d: no hello of protocol %d to %d: refused", (int)cred.pid,
+			 COLL_VERSION_MIN, COLL_VERSION);
 		close(sock);
 		return;
 	}
@@ -666,6 +673,7 @@ static void coll_accept_one(int lsock)
 	p->pid = cred.pid;	/* the kernel's word, not the hello's */
 	p->refs = 1;
 	p->id = ++coll_next_id;
+	p->version = m->c;
 	pthread_mutex_init(&p->call_lock, NULL);
 	snprintf(p->comm, sizeof(p->comm), "%.*s", (int)strnlen(buf + sizeof(*m), m->len),
 		 buf + sizeof(*m));

@@ -45,6 +45,7 @@
 #include <sys/stat.h>
 
 #include "../../internal.h"
+#include "../trace_array.h"
 #include "../tracefs/tracefs.h"
 #include "collector.h"
 
@@ -1757,6 +1758,19 @@ static int tree_truncate(uint64_t ino)
 	return 0;
 }
 
+/*
+ * What a blocked read of the top level's trace_pipe_raw waits for: the
+ * collector's own buffer_percent and tracing_on, which every write to the
+ * tree's files set too (and wake the readers: tree_write()).
+ */
+static void raw_wait_params(int *full, bool *stopped)
+{
+	struct trace_array *tr = trace_array_top();
+
+	*full = tr ? (int)trace_array_buffer_percent(tr) : 0;
+	*stopped = tr && !trace_array_tracing_on(tr);
+}
+
 static int tree_readable(struct tfs_file *file)
 {
 	struct cfile *f = (struct cfile *)file;
@@ -1764,8 +1778,12 @@ static int tree_readable(struct tfs_file *file)
 	int any = 0;
 
 	if (f->kind == F_RAW) {
+		int full;
+		bool stopped;
+
+		raw_wait_params(&full, &stopped);
 		pthread_mutex_lock(&f->lock);
-		any = coll_raw_readable(f->raw);
+		any = f->raw ? coll_raw_readable(f->raw, full, stopped) : 1;
 		pthread_mutex_unlock(&f->lock);
 		return any;
 	}
@@ -1784,14 +1802,15 @@ static int tree_readable(struct tfs_file *file)
  * A blocked read of a trace_pipe sleeps on coll_wait_word() (coll_wait.c):
  * each program arms its file as its own readers do, and the watcher wakes
  * us when one of them is woken.  The top level's trace_pipe_raw reads the
- * kept buffers where no program's reader is (nothing to arm: it looks
- * every COLL_POLL_MS), and so does every read when there is no watcher.
+ * kept buffers where no program's reader is: each program arms its
+ * buffer at our position instead (coll_raw_wait()).  Without a watcher
+ * every read looks every COLL_POLL_MS.
  */
 static uint32_t *tree_wait_word(struct tfs_file *file)
 {
 	const struct cfile *f = (const struct cfile *)file;
 
-	return f->kind == F_PIPE ? coll_wait_word() : NULL;
+	return f->kind == F_PIPE || (f->kind == F_RAW && f->raw) ? coll_wait_word() : NULL;
 }
 
 /* The shorter of two waits in ms (-1: until woken). */
@@ -1806,15 +1825,33 @@ static int tree_wait_arm(struct tfs_file *file)
 	uint32_t outlen;
 	int ms = -1;
 
+	if (f->kind == F_RAW && f->raw && coll_wait_word()) {
+		int full;
+		bool stopped;
+
+		raw_wait_params(&full, &stopped);
+		pthread_mutex_lock(&f->lock);
+		ms = coll_raw_wait(f->raw, full, stopped);
+		pthread_mutex_unlock(&f->lock);
+		return ms;
+	}
 	if (f->kind != F_PIPE || !coll_wait_word())
 		return tree_readable(file) ? 0 : COLL_POLL_MS;
 	pthread_mutex_lock(&f->lock);
 	for (int i = 0; i < f->nr && ms; i++) {
+		struct coll_msg m = { .op = COLL_WAIT_ARM, .a = f->m[i].handle };
+		int fds[2] = { -1, -1 };
 		int64_t r = f->m[i].proc ?
-			    member_call(f->m[i].proc, COLL_WAIT_ARM, f->m[i].handle, 0, 0, 0, NULL,
-					0, NULL, 0, &outlen) :
+			    coll_proc_call_fd(f->m[i].proc, &m, NULL, NULL, 0, &outlen, fds) :
 			    (tfs_readable(f->m[i].local) > 0 ? 0 : -1);
 
+		if (fds[1] >= 0)
+			close(fds[1]);
+		/* Armed on another buffer of the program's: its word watched too. */
+		if (r == COLL_WAIT_ARMED_FD)
+			r = fds[0] >= 0 && coll_record_watch(f->m[i].proc, fds[0]) ? -1 : COLL_POLL_MS;
+		else if (fds[0] >= 0)
+			close(fds[0]);
 		if (r == -ECONNRESET || r == -ETIMEDOUT)
 			continue;	/* gone, or given up on */
 		ms = r < -1 ? COLL_POLL_MS : wait_min(ms, (int)r);

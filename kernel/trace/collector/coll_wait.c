@@ -20,9 +20,11 @@
  * The watcher loads the words and only then bumps coll_wake, so that a
  * program's bump it did not wait for is followed by one of coll_wake,
  * after the server's load.  A program that registers or goes bumps
- * watch_changed, one more word the watcher sleeps on, and it looks again.
- * More programs than futex_waitv() takes, or a kernel without it: no word
- * (coll_wait_word() NULL), and the server looks every COLL_POLL_MS.
+ * watch_changed, one more word the watcher sleeps on, and it looks again,
+ * and so does a buffer of a program's added to the watch (an instance's:
+ * coll_record_watch()).  More words than futex_waitv() takes, or a kernel
+ * without it: no word (coll_wait_word() NULL), and the server looks every
+ * COLL_POLL_MS.
  */
 #include <errno.h>
 #include <limits.h>

@@ -35,6 +35,8 @@ struct coll_proc;
 int coll_procs_get(struct coll_proc ***procs);
 void coll_procs_put(struct coll_proc **procs, int nr);
 pid_t coll_proc_pid(const struct coll_proc *p);
+/* The protocol version it said hello with (COLL_VERSION_MIN..COLL_VERSION). */
+uint32_t coll_proc_version(const struct coll_proc *p);
 /* A number of the process's registration, never reused (> 0). */
 uint64_t coll_proc_id(const struct coll_proc *p);
 /* Another reference to a listed process, and its drop. */
@@ -109,6 +111,8 @@ void coll_records_clear(void);
 
 /* The running programs' buffers' wake words and values (coll_wait.c); -1: over @max. */
 int coll_records_wake_words(const uint32_t **words, uint32_t *vals, int max);
+/* Watch the wake word of another buffer of a running program too (its memfd, taken over). */
+bool coll_record_watch(struct coll_proc *p, int fd);
 
 /*
  * coll_wait.c: the tree's blocked readers sleep on coll_wait_word() (NULL:
@@ -155,7 +159,13 @@ void coll_printer_free(struct coll_printer *p);
 struct coll_raw;
 struct coll_raw *coll_raw_open(int cpu);
 ssize_t coll_raw_read(struct coll_raw *raw, void *buf, size_t size);
-int coll_raw_readable(struct coll_raw *raw);
+/*
+ * A blocked read (system-mode.rst, "Waiting"): to be done now, and the
+ * programs armed for it (0 read now, -1 sleep until coll_wait_word() is
+ * woken, > 0 look again after that many ms); @full is buffer_percent.
+ */
+int coll_raw_readable(struct coll_raw *raw, int full, bool stopped);
+int coll_raw_wait(struct coll_raw *raw, int full, bool stopped);
 void coll_raw_close(struct coll_raw *raw);
 
 #endif /* _USTRACE_KERNEL_TRACE_COLLECTOR_H */

@@ -367,10 +367,11 @@ int ring_buffer_foreign_read(const void *map, size_t size, int cpu,
 			}
 			end = (u32)commit;
 		} else if (back == 0) {
-			if (!partial || rb_off_frozen(toff) || toff > RB_DATA_SIZE ||
-			    committed != toff + RB_MARK_OPEN)
+			/* The bell (a waiting reader's) is no offset: rb_pos_used(). */
+			if (!partial || rb_off_frozen(toff) || rb_pos_used(p) > RB_DATA_SIZE ||
+			    committed != rb_pos_used(p) + RB_MARK_OPEN)
 				return 0;	/* still being written */
-			end = toff;
+			end = rb_pos_used(p);
 		} else {
 			/* Left unfinished: a writer died on it. */
 			end = rb_foreign_valid((const u32 *)(src + RB_PAGE_HDR_SIZE), RB_DATA_SIZE);
@@ -421,6 +422,98 @@ int ring_buffer_foreign_read(const void *map, size_t size, int cpu,
 		return 1;
 	}
 	return 0;
+}
+
+/**
+ * ring_buffer_foreign_wait - what a blocked reader of another process's buffer waits for
+ * @map:    its memfd, mapped (read-only)
+ * @size:   the mapping's size
+ * @cpu:    the CPU
+ * @pos:    the reader's position, as ring_buffer_foreign_read() left it
+ * @held:   pages the reader took and did not give yet (counted as unread)
+ * @full:   0 for any data; else buffer_percent, as ring_buffer_wait_arm()'s
+ *          watermark: the pages written and not read, the writer's own
+ *          counted, reach @full percent of the ring, and a whole page is
+ *          there
+ * @target: receives what the program is to arm for the reader
+ *          (ring_buffer_wait_arm_at()): the seq of the tail page at which
+ *          the watermark is reached, or RING_BUFFER_WAIT_BELL (@full 0)
+ *
+ * Whether there is any data (@full 0) is for the caller to find out (a
+ * partial read); this says only whether a reservation is open on the page
+ * being written, whose commit would wake nobody.  Nothing is written: the
+ * reader arms through the program, then asks again, then sleeps.
+ * Return: RING_BUFFER_WAIT_READY (the watermark is reached: read), _ARMED
+ * (arm @target; sleep if it is still not reached after), _INFLIGHT (a
+ * reservation is open where it waits, or on the page closed last: look
+ * again after RING_BUFFER_WAIT_INFLIGHT_MS), or -EINVAL.
+ */
+int ring_buffer_foreign_wait(const void *map, size_t size, int cpu,
+			     const struct ring_buffer_foreign_pos *pos, unsigned int held, int full,
+			     uint32_t *target)
+{
+	struct rb_foreign_layout l;
+	const struct rb_cpu_meta *meta;
+	const char *region;
+	const u64 *slots;
+	u32 n, nr_pages, tpage, tseq, tslot, need, thr, head;
+	int32_t unread;
+	u64 p, w;
+	int err = rb_foreign_header(map, size, &l);
+
+	if (err)
+		return err;
+	if (cpu < 0 || (u32)cpu >= l.nr_cpus || full < 0 || full > 100)
+		return -EINVAL;
+	*target = RING_BUFFER_WAIT_BELL;
+	region = rb_foreign_region(map, &l, cpu);
+	meta = (const struct rb_cpu_meta *)region;
+	slots = (const u64 *)(region + RB_SLOTS_OFF);
+	n = __atomic_load_n(&meta->nr_slots, __ATOMIC_RELAXED);
+	nr_pages = __atomic_load_n(&meta->nr_pages, __ATOMIC_RELAXED);
+	p = __atomic_load_n(&meta->tail.pos, __ATOMIC_ACQUIRE);
+	tpage = rb_pos_page(p);
+	tseq = rb_pos_seq(p);
+	/*
+	 * Frozen: the reset or resize wakes the readers at its end.  Not a
+	 * ring of ours (a program that wrote over it): nothing to wait for
+	 * but the wakes that come anyway.
+	 */
+	if (n < 2 || n >= RB_MAX_PAGES || nr_pages > l.max_pages || tpage >= nr_pages ||
+	    rb_off_frozen(rb_pos_off(p)))
+		return RING_BUFFER_WAIT_ARMED;
+	tslot = __atomic_load_n(&((const u16 *)(region + RB_PAGE_SLOT_OFF))[tpage],
+				__ATOMIC_RELAXED);
+	if (tslot >= n)
+		return RING_BUFFER_WAIT_ARMED;
+	if (!full) {
+		/* The tail page opened, and each of its reservations committed? */
+		w = __atomic_load_n(&slots[tslot], __ATOMIC_ACQUIRE);
+		if (rb_slot_seq(w) != tseq ||
+		    rb_slot_committed(w) != rb_pos_used(p) + RB_MARK_OPEN)
+			return RING_BUFFER_WAIT_INFLIGHT;
+		return RING_BUFFER_WAIT_ARMED;
+	}
+	need = (u32)(((u64)(u32)full * n + 99) / 100);
+	thr = need > 2 ? need - 1 : 1;
+	/* A reader not started yet starts at the oldest page of the ring. */
+	head = pos->started ? pos->seq : (tseq - (n - 1)) & RB_SEQ_MASK;
+	unread = rb_seq_diff(tseq, head);
+	if (unread < 0)
+		unread = 0;	/* ahead of the writers: a reset */
+	if (unread > (int32_t)n)
+		unread = (int32_t)n;	/* far behind: overwritten, it catches up */
+	unread += (int32_t)(held > 1 ? 1 : held);
+	if (unread < (int32_t)thr) {
+		*target = (tseq + thr - (u32)unread) & RB_SEQ_MASK;
+		return RING_BUFFER_WAIT_ARMED;
+	}
+	/* Reached; the page closed last still has a reservation open? */
+	w = __atomic_load_n(&slots[tslot ? tslot - 1 : n - 1], __ATOMIC_ACQUIRE);
+	if (rb_slot_seq(w) == ((tseq - 1) & RB_SEQ_MASK) && !(w & RB_SLOT_CONSUMED) &&
+	    rb_slot_committed(w) != RB_SLOT_FULL)
+		return RING_BUFFER_WAIT_INFLIGHT;
+	return RING_BUFFER_WAIT_READY;
 }
 
 /*

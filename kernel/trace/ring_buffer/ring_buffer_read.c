@@ -1111,6 +1111,63 @@ int ring_buffer_wait_arm(struct trace_buffer *buffer, int cpu, int full)
 }
 
 /**
+ * ring_buffer_wait_arm_at - arm a CPU for a reader whose position is its own
+ * @buffer: the buffer
+ * @cpu:    the CPU
+ * @target: the seq of the tail page at which its writers are to wake the
+ *          readers (a watermark, as ring_buffer_wait_arm() arms one for
+ *          the buffer's own readers), or RING_BUFFER_WAIT_BELL: at the
+ *          next event (the bell), whatever the buffer's own readers have
+ *          left unread
+ *
+ * For a reader in another process that reads without consuming (the
+ * collector's trace_pipe_raw, system-mode.rst "Waiting"): it worked out
+ * what to arm from its read-only mapping (ring_buffer_foreign_wait()),
+ * looks again once this returned, and sleeps on the wake word.
+ * Return: RING_BUFFER_WAIT_ARMED, _READY (the tail is at @target
+ * already), or -EINVAL.
+ * Context: takes the CPU's reader lock.
+ */
+int ring_buffer_wait_arm_at(struct trace_buffer *buffer, int cpu, uint32_t target)
+{
+	struct ring_buffer_per_cpu *cpu_buffer = buffer ? rb_cpu_buffer(buffer, cpu) : NULL;
+	struct rb_cpu_meta *meta;
+	struct rb_tail old, new;
+	int ret = RING_BUFFER_WAIT_ARMED;
+	u32 w, armed;
+
+	if (!cpu_buffer || (target != RING_BUFFER_WAIT_BELL && target > RB_SEQ_MASK))
+		return -EINVAL;
+	meta = cpu_buffer->meta;
+	pthread_mutex_lock(&cpu_buffer->reader_lock);
+	if (target == RING_BUFFER_WAIT_BELL) {
+		/* As rb_arm_any(), without looking for data of our readers. */
+		old = rb_tail_snapshot(&meta->tail);
+		while (!rb_off_frozen(rb_pos_off(old.pos)) && !(rb_pos_off(old.pos) & RB_OFF_BELL)) {
+			new.pos = old.pos | RB_OFF_BELL;
+			new.ts = old.ts;
+			if (rb_tail_cmpxchg(&meta->tail, &old, new))
+				break;
+		}
+	} else {
+		/* As rb_arm_full(): the earliest watermark of all waiters wins. */
+		w = __atomic_load_n(&meta->wait, __ATOMIC_RELAXED);
+		do {
+			armed = RB_WAIT_ARMED | target;
+			if ((w & RB_WAIT_ARMED) && rb_seq_diff(w & RB_SEQ_MASK, target) < 0)
+				armed = w;
+		} while (!__atomic_compare_exchange_n(&meta->wait, &w, armed, false,
+						      __ATOMIC_SEQ_CST, __ATOMIC_RELAXED));
+		old = rb_tail_snapshot(&meta->tail);
+		if (!rb_off_frozen(rb_pos_off(old.pos)) &&
+		    rb_seq_diff(rb_pos_seq(old.pos), target) >= 0)
+			ret = RING_BUFFER_WAIT_READY;
+	}
+	pthread_mutex_unlock(&cpu_buffer->reader_lock);
+	return ret;
+}
+
+/**
  * ring_buffer_wait_sleep - sleep until the readers are woken after @seq
  * @buffer: the buffer
  * @seq: ring_buffer_wait_seq(), loaded before arming
