@@ -35,7 +35,37 @@ ifeq ($(shell pkg-config --exists lttng-ust 2>/dev/null && echo y),y)
 $(call add-prog,$(d)/lttng_bench,$(d)/lttng_bench.c,$(shell pkg-config --libs lttng-ust) -ldl)
 $(call add-cflags,$(d)/lttng_bench.c,-I$(srctree)/$(d) $(shell pkg-config --cflags lttng-ust))
 bench: $(obj)$(d)/lttng_bench
+$(call add-prog,$(d)/sustained_lttng,$(d)/sustained_lttng.c,$(shell pkg-config --libs lttng-ust) -ldl -lpthread)
+$(call add-cflags,$(d)/sustained_lttng.c,-I$(srctree)/$(d) $(shell pkg-config --cflags lttng-ust))
+bench: $(obj)$(d)/sustained_lttng
 endif
+
+# sustained.sh: the highest event rate each recorder keeps with nothing
+# lost, in producer/consumer mode, 2 MiB per CPU: ustrace record,
+# trace-cmd record through the program's tracefs mount, trace-cmd record
+# through the collector (ustrace daemon; an instance, which it consumes),
+# and LTTng-UST with its consumer (discard mode, the same bytes).
+# sustained_bench fires our bench:bench_event at a fixed rate for a fixed
+# time, paced in ~50 us batches by the clock, from one or two threads
+# (sustained_pace.h), and says when it could not keep the rate;
+# sustained_lttng fires LTTng's ustrace_bench:bench_event the same way
+# (built only with lttng-ust, as lttng_bench); sustained_count counts the
+# events in a trace.dat by walking its pages.  The script searches each
+# recorder's highest zero-loss rate with 2 s runs (doubling, then
+# bisecting), runs it again for 10 s, and prints one table
+# (Documentation/trace/recording.rst, "Sustained rate"; 4-5 minutes),
+# and gives make bench's closing table the rate a 10 s run kept.
+# USTRACE_SUSTAINED_SECONDS sets the long run's length,
+# USTRACE_SUSTAINED_SEARCH_SECONDS the search runs',
+# USTRACE_SUSTAINED_RECORDERS the rows (ustrace mount collector lttng),
+# USTRACE_SUSTAINED_BUFFER_KB the buffers.
+$(call add-prog,$(d)/sustained_bench,$(d)/sustained_bench.c,-lpthread)
+$(call add-cflags,$(d)/sustained_bench.c,-I$(srctree)/$(d))
+bench: $(obj)$(d)/sustained_bench
+# sustained_count: counts sustained_bench's events in a trace.dat (the
+# page ranges from the ustrace command's reader, tools/tracing/dat-read.c).
+$(call add-prog,$(d)/sustained_count,$(d)/sustained_count.c tools/tracing/dat-read.c)
+bench: $(obj)$(d)/sustained_count
 
 # render_bench: events/s of the trace and trace_pipe text, and the
 # buffer's memory against its configured size.
