@@ -77,12 +77,13 @@ static unsigned long count_page(void *page)
 			if (!(hdr >> 5) && off + 4 >= len)
 				break;
 			memcpy(&plen, data + off + 4, 4);
-			size = (hdr >> 5) ? 8 + plen : len - off;
+			/* array[0]: the length after the header word (rb_make_padding()). */
+			size = (hdr >> 5) ? 4 + plen : len - off;
 		} else if (type == RINGBUF_TYPE_TIME_EXTEND || type == RINGBUF_TYPE_TIME_STAMP) {
 			size = 8;
 		} else if (type == 0) {
 			memcpy(&size, data + off + 4, 4);
-			size += 8;
+			size += 4;	/* as the kernel's rb_event_length() */
 			n++;
 		} else {
 			size = 4 + type * 4;
