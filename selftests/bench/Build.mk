@@ -73,10 +73,10 @@ $(call add-prog,$(d)/render_bench,$(d)/render_bench.c)
 $(call add-cflags,$(d)/render_bench.c,-I$(srctree)/$(d))
 BENCH_PROGS += $(d)/render_bench
 
-# pc_bench: producer/consumer mode, a writer at full speed and a reader
-# taking whole pages as trace_pipe_raw does: what is dropped, and the
-# writer's cost, with a reader that polls and one that sleeps until
-# buffer_percent (ring_buffer_wait()).
+# pc_bench: producer/consumer mode, a writer at full speed with no reader
+# (overwrite mode), with a reader taking whole pages as trace_pipe_raw
+# does that polls, and with one that sleeps until buffer_percent
+# (ring_buffer_wait()): the writer's cost in each, what is dropped.
 # wakeups.sh: wakeups/s of an idle traced program with a reader attached.
 $(call add-prog,$(d)/pc_bench,$(d)/pc_bench.c,-lpthread)
 BENCH_PROGS += $(d)/pc_bench
