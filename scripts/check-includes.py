@@ -63,6 +63,10 @@ INTERFACES = {
     # it includes comes with it; trace_events.c calls rb_reserve_fast()
     # and rb_event_payload() and nothing else of the ring buffer's own.
     'kernel/trace/ring_buffer/rb_fast.h': {'kernel/trace/trace_events.c'},
+    # The command's trace.dat reader (dat-read.c), for the sustained-rate
+    # benchmark's counter, which walks a recording's pages as the command
+    # does (selftests/bench/sustained_count.c, linked with dat-read.c).
+    'tools/tracing/ustrace.h': {'selftests/bench/sustained_count.c'},
 }
 # Tests may include the private headers of the engine, the tracefs tree and
 # the recorder (white-box tests), and the samples' event headers; never
