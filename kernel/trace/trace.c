@@ -98,6 +98,17 @@ void trace_save_cmdline_of(int pid, int tgid, const char *comm)
 		return;
 	sc = &saved_cmdlines[(unsigned int)pid % SAVED_CMDLINES];
 	pthread_mutex_lock(&cmdline_lock);
+	/*
+	 * A thread of ours saves its name once, at its first record; the
+	 * kernel's running threads save theirs again at every switch.  So
+	 * another process's name (a trace_marker writer's) does not push one
+	 * of ours out of the entry their ids share: it would show as <...>
+	 * from then on (ftracetest's trace-clock.tc did, once in a CI run).
+	 */
+	if (tgid != (int)getpid() && sc->pid && sc->pid != pid && sc->tgid == (int)getpid()) {
+		pthread_mutex_unlock(&cmdline_lock);
+		return;
+	}
 	sc->pid = pid;
 	sc->tgid = tgid;
 
