@@ -43,21 +43,15 @@ if [ ! -x "$ours" ]; then
 	exit 1
 fi
 
+. "$(dirname "$0")/../lib/lttng.bash"
+
 tmp=$(mktemp -d) || exit 1
-sessiond_pid=
 session=
 cleanup() {
 	if [ -n "$session" ]; then
 		$T 20 lttng destroy "$session" >/dev/null 2>&1
 	fi
-	if [ -n "$sessiond_pid" ] && kill -0 "$sessiond_pid" 2>/dev/null; then
-		kill "$sessiond_pid" 2>/dev/null
-		for _ in 1 2 3 4 5 6 7 8 9 10; do
-			kill -0 "$sessiond_pid" 2>/dev/null || break
-			sleep 0.5
-		done
-		kill -9 "$sessiond_pid" 2>/dev/null
-	fi
+	lttng_stop_sessiond
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -108,20 +102,7 @@ fi
 
 lttng_ok=
 if [ -z "$lttng_why" ]; then
-	export LTTNG_HOME=$tmp/home
-	mkdir -p "$LTTNG_HOME"
-	if [ "$(id -u)" -eq 0 ]; then
-		pidfile=/var/run/lttng/lttng-sessiond.pid
-	else
-		pidfile=$LTTNG_HOME/.lttng/lttng-sessiond.pid
-	fi
-	if [ -f "$pidfile" ] && kill -0 "$(cat "$pidfile")" 2>/dev/null; then
-		echo "# lttng_compare.sh: using the running lttng-sessiond (pid $(cat "$pidfile"))"
-	elif ! $T 30 lttng-sessiond --daemonize --no-kernel >"$tmp/sessiond.log" 2>&1; then
-		lttng_why="lttng-sessiond --daemonize failed: $(tail -n 1 "$tmp/sessiond.log")"
-	else
-		sessiond_pid=$(cat "$pidfile" 2>/dev/null)
-	fi
+	lttng_start_sessiond "$tmp/home" lttng_compare.sh || lttng_why=$LTTNG_SESSIOND_WHY
 fi
 if [ -z "$lttng_why" ]; then
 	session=ustrace-bench-$$

@@ -57,6 +57,7 @@
 # only when a recorder fails to run.
 
 set -u
+. "$(dirname "$0")/../lib/lttng.bash"
 
 objtree=${USTRACE_OBJTREE:-.}
 bench=$objtree/selftests/bench/sustained_bench
@@ -85,7 +86,6 @@ done
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ustrace-sustained.XXXXXX") || exit 1
 broken=
 dpid=
-sessiond_pid=
 lttng_session=
 pids=()
 cleanup() {
@@ -97,14 +97,7 @@ cleanup() {
 	if [ -n "$lttng_session" ]; then
 		timeout -k 5 20 lttng destroy "$lttng_session" >/dev/null 2>&1
 	fi
-	if [ -n "$sessiond_pid" ] && kill -0 "$sessiond_pid" 2>/dev/null; then
-		kill "$sessiond_pid" 2>/dev/null
-		for _ in $(seq 20); do
-			kill -0 "$sessiond_pid" 2>/dev/null || break
-			sleep 0.25
-		done
-		kill -9 "$sessiond_pid" 2>/dev/null
-	fi
+	lttng_stop_sessiond
 	[ -n "$dpid" ] && kill -TERM "$dpid" 2>/dev/null
 	wait 2>/dev/null
 	for m in "$tmp/mnt" "$tmp/run/tracing"; do
@@ -521,22 +514,8 @@ start_collector() {
 }
 
 start_sessiond() {
-	local pidfile
-
-	export LTTNG_HOME=$tmp/lttng-home
-	mkdir -p "$LTTNG_HOME"
-	if [ "$(id -u)" -eq 0 ]; then
-		pidfile=/var/run/lttng/lttng-sessiond.pid
-	else
-		pidfile=$LTTNG_HOME/.lttng/lttng-sessiond.pid
-	fi
-	if [ -f "$pidfile" ] && kill -0 "$(cat "$pidfile")" 2>/dev/null; then
-		echo "# using the running lttng-sessiond (pid $(cat "$pidfile"))"
-	elif ! timeout -k 5 30 lttng-sessiond --daemonize --no-kernel >"$tmp/sessiond.log" 2>&1; then
-		why_not[lttng]="lttng-sessiond --daemonize failed: $(tail -n 1 "$tmp/sessiond.log")"
-	else
-		sessiond_pid=$(cat "$pidfile" 2>/dev/null)
-	fi
+	lttng_start_sessiond "$tmp/lttng-home" sustained.sh ||
+		why_not[lttng]=$LTTNG_SESSIOND_WHY
 }
 
 t_start=$(date +%s)
