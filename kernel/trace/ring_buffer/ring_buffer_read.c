@@ -996,23 +996,49 @@ static bool rb_in_flight(struct ring_buffer_per_cpu *cpu_buffer, struct rb_tail 
 }
 
 /* Any data: ring the bell, so that the next event wakes us. */
-static int rb_arm_any(struct ring_buffer_per_cpu *cpu_buffer)
+/*
+ * Ring the bell on a CPU's tail: its next event wakes the readers.  A
+ * frozen tail is left as it is: the reset or resize wakes everyone at its
+ * end.  Return: the tail after.
+ */
+static struct rb_tail rb_ring_bell(struct rb_cpu_meta *meta)
 {
-	struct rb_cpu_meta *meta = cpu_buffer->meta;
-	struct rb_tail old, new;
+	struct rb_tail old = rb_tail_snapshot(&meta->tail), new;
 
-	if (rb_has_data(cpu_buffer))
-		return RING_BUFFER_WAIT_READY;
-	old = rb_tail_snapshot(&meta->tail);
-	/* A frozen tail: the reset or resize wakes everyone at its end. */
 	while (!rb_off_frozen(rb_pos_off(old.pos)) && !(rb_pos_off(old.pos) & RB_OFF_BELL)) {
 		new.pos = old.pos | RB_OFF_BELL;
 		new.ts = old.ts;
-		if (rb_tail_cmpxchg(&meta->tail, &old, new)) {
-			old = new;
-			break;
-		}
+		if (rb_tail_cmpxchg(&meta->tail, &old, new))
+			return new;
 	}
+	return old;
+}
+
+/*
+ * Arm a CPU's watermark at the tail page seq @target: the earliest
+ * watermark of all waiters wins.  Return: the tail after (against the
+ * switcher, which stores the tail, then loads wait).
+ */
+static struct rb_tail rb_arm_watermark(struct rb_cpu_meta *meta, u32 target)
+{
+	u32 w = __atomic_load_n(&meta->wait, __ATOMIC_RELAXED), armed;
+
+	do {
+		armed = RB_WAIT_ARMED | target;
+		if ((w & RB_WAIT_ARMED) && rb_seq_diff(w & RB_SEQ_MASK, target) < 0)
+			armed = w;
+	} while (!__atomic_compare_exchange_n(&meta->wait, &w, armed, false, __ATOMIC_SEQ_CST,
+					      __ATOMIC_RELAXED));
+	return rb_tail_snapshot(&meta->tail);
+}
+
+static int rb_arm_any(struct ring_buffer_per_cpu *cpu_buffer)
+{
+	struct rb_tail old;
+
+	if (rb_has_data(cpu_buffer))
+		return RING_BUFFER_WAIT_READY;
+	old = rb_ring_bell(cpu_buffer->meta);
 	/* The cmpxchg is a full barrier: what was committed before it shows. */
 	if (rb_has_data(cpu_buffer))
 		return RING_BUFFER_WAIT_READY;
@@ -1031,18 +1057,8 @@ static int rb_arm_full(struct ring_buffer_per_cpu *cpu_buffer, int full)
 	u32 n = meta->nr_slots;
 	u32 need = (u32)(((u64)full * n + 99) / 100);
 	u32 target = (cpu_buffer->r.head + (need > 2 ? need - 1 : 1)) & RB_SEQ_MASK;
-	u32 w = __atomic_load_n(&meta->wait, __ATOMIC_RELAXED), armed;
-	struct rb_tail tail;
+	struct rb_tail tail = rb_arm_watermark(meta, target);
 
-	do {
-		armed = RB_WAIT_ARMED | target;
-		/* The earliest watermark of all waiters wins. */
-		if ((w & RB_WAIT_ARMED) && rb_seq_diff(w & RB_SEQ_MASK, target) < 0)
-			armed = w;
-	} while (!__atomic_compare_exchange_n(&meta->wait, &w, armed, false, __ATOMIC_SEQ_CST,
-					      __ATOMIC_RELAXED));
-	/* Against the switcher: it stores the tail, then loads wait. */
-	tail = rb_tail_snapshot(&meta->tail);
 	if (rb_seq_diff(rb_pos_seq(tail.pos), target) < 0 && !rb_off_frozen(rb_pos_off(tail.pos)))
 		return RING_BUFFER_WAIT_ARMED;
 	if (rb_off_frozen(rb_pos_off(tail.pos)))
@@ -1131,34 +1147,18 @@ int ring_buffer_wait_arm(struct trace_buffer *buffer, int cpu, int full)
 int ring_buffer_wait_arm_at(struct trace_buffer *buffer, int cpu, uint32_t target)
 {
 	struct ring_buffer_per_cpu *cpu_buffer = buffer ? rb_cpu_buffer(buffer, cpu) : NULL;
-	struct rb_cpu_meta *meta;
-	struct rb_tail old, new;
 	int ret = RING_BUFFER_WAIT_ARMED;
-	u32 w, armed;
+	struct rb_tail old;
 
 	if (!cpu_buffer || (target != RING_BUFFER_WAIT_BELL && target > RB_SEQ_MASK))
 		return -EINVAL;
-	meta = cpu_buffer->meta;
 	pthread_mutex_lock(&cpu_buffer->reader_lock);
 	if (target == RING_BUFFER_WAIT_BELL) {
 		/* As rb_arm_any(), without looking for data of our readers. */
-		old = rb_tail_snapshot(&meta->tail);
-		while (!rb_off_frozen(rb_pos_off(old.pos)) && !(rb_pos_off(old.pos) & RB_OFF_BELL)) {
-			new.pos = old.pos | RB_OFF_BELL;
-			new.ts = old.ts;
-			if (rb_tail_cmpxchg(&meta->tail, &old, new))
-				break;
-		}
+		rb_ring_bell(cpu_buffer->meta);
 	} else {
-		/* As rb_arm_full(): the earliest watermark of all waiters wins. */
-		w = __atomic_load_n(&meta->wait, __ATOMIC_RELAXED);
-		do {
-			armed = RB_WAIT_ARMED | target;
-			if ((w & RB_WAIT_ARMED) && rb_seq_diff(w & RB_SEQ_MASK, target) < 0)
-				armed = w;
-		} while (!__atomic_compare_exchange_n(&meta->wait, &w, armed, false,
-						      __ATOMIC_SEQ_CST, __ATOMIC_RELAXED));
-		old = rb_tail_snapshot(&meta->tail);
+		/* As rb_arm_full(), at the reader's own watermark. */
+		old = rb_arm_watermark(cpu_buffer->meta, target);
 		if (!rb_off_frozen(rb_pos_off(old.pos)) &&
 		    rb_seq_diff(rb_pos_seq(old.pos), target) >= 0)
 			ret = RING_BUFFER_WAIT_READY;
