@@ -181,9 +181,6 @@ ifneq ($(SANITIZE),)
 SAN_FLAGS	:= -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all
 endif
 
-URCU_CFLAGS	:= $(shell $(PKG_CONFIG) --cflags liburcu-bp 2>/dev/null)
-URCU_LIBS	:= $(shell $(PKG_CONFIG) --libs liburcu-bp 2>/dev/null)
-
 # libfuse3 for the tracefs server (kernel/trace/tracefs/Build.mk). Without it the
 # library still builds, and ustrace_tracefs_mount() returns -ENOSYS.
 ifdef CONFIG_TRACEFS_FUSE
@@ -197,7 +194,7 @@ endif
 # include/generated/ must not shadow an O= build's.
 CPPFLAGS_USTRACE := -D_GNU_SOURCE -I$(objtree)/include -I$(srctree)/include
 COMMON_CFLAGS	:= -std=gnu11 $(OPTFLAGS) -Wall -Wextra -fPIC $(SAN_FLAGS) \
-		   $(CPPFLAGS_USTRACE) $(URCU_CFLAGS)
+		   $(CPPFLAGS_USTRACE)
 # -fno-semantic-interposition here and -Bsymbolic-functions at link time:
 # calls between the library's own exported functions (the recording path:
 # reserve, event data, commit) bind locally instead of going through the
@@ -207,7 +204,7 @@ PROG_CFLAGS	:= $(COMMON_CFLAGS) -I$(srctree)/selftests/lib $(CFLAGS)
 DEP_FLAGS	:= -MMD -MP
 
 COMMON_LDFLAGS	:= $(SAN_FLAGS) $(LDFLAGS)
-LIBS		:= $(URCU_LIBS) $(FUSE_LIBS) -lpthread -ldl
+LIBS		:= $(FUSE_LIBS) -lpthread -ldl
 # clang does not link the sanitizer runtime into shared objects.
 LIB_NO_UNDEF	:= $(if $(and $(SAN_FLAGS),$(CC_IS_CLANG)),,-Wl,--no-undefined)
 LINK_SHARED	:= -L$(objtree) -lustrace -Wl,-rpath,$(objtree)

@@ -35,10 +35,11 @@
  *   6  jump_label_mutex         jump_label.c
  *   7  the ring buffers' list, each buffer's mutex (in allocation order: an
  *      instance's before its snapshot's), then each CPU's reader_lock
- *   8  liburcu-bp's rcu_gp_lock and registry lock (urcu_bp_before_fork())
+ *   8  tp_rcu_gp_mutex, then tp_rcu_mutex   tp_rcu.c: the read side's
+ *                               grace periods and reader slot table
  *   9  cmdline_lock             trace.c: taken by a traced thread's first
  *                               event, inside an RCU read-side section, so
- *                               after liburcu-bp's (a grace period may be
+ *                               after the read side's (a grace period may be
  *                               waiting for that thread)
  *  10  sym_lock                 trace_stack.c
  *

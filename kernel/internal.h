@@ -135,7 +135,7 @@ enum ustrace_fork_level {
 	USTRACE_FORK_TRACEPOINTS,	/* tracepoints_mutex */
 	USTRACE_FORK_JUMP_LABEL,	/* jump_label_mutex */
 	USTRACE_FORK_RING_BUFFER,	/* buffer list, mutexes, reader_locks */
-	USTRACE_FORK_RCU,		/* liburcu-bp's own */
+	USTRACE_FORK_RCU,		/* tp_rcu_mutex, tp_rcu_gp_mutex: the read side's table */
 	USTRACE_FORK_CMDLINES,		/* cmdline_lock */
 	USTRACE_FORK_STACK_SYMS,	/* sym_lock */
 	USTRACE_FORK_SYMS,		/* syms_lock (%ps, kallsyms, printk_formats) */

@@ -13,7 +13,7 @@
  *
  * A tracepoint's probes are an array terminated by a NULL func, published
  * with rcu_assign_pointer() and read by the firing thread inside an RCU
- * read-side critical section (liburcu-bp: threads register themselves on
+ * read-side critical section (tp_rcu.c: threads take a reader record on
  * first use, so any thread of the host may fire).  Writers copy the array,
  * publish the copy and queue the old one; queued arrays are freed after a
  * grace period by tracepoint_synchronize_unregister(), or by the writer
@@ -25,7 +25,6 @@
  * Lock order: tracepoints_mutex, then jump_label_mutex (kernel/fork.c has
  * the library's whole order).
  */
-#define _LGPL_SOURCE
 #define __USTRACE_CORE
 #include <dlfcn.h>
 #include <errno.h>
@@ -35,10 +34,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <urcu-bp.h>
 
 #include <linux/tracepoint.h>
 #include "internal.h"
+#include "tp_rcu.h"
 
 /* One definition of a tracepoint name seen at load time. */
 struct tp_def {
@@ -101,20 +100,12 @@ static void tp_mark_exiting(void)
 }
 
 /*
- * fork(): level USTRACE_FORK_TRACEPOINTS, and liburcu-bp's own locks at
- * USTRACE_FORK_RCU (registered here: this file is the library's only user
- * of liburcu-bp).  Writers hold tracepoints_mutex across the jump label
- * updates, and across a grace period only when out of memory; the event
- * mutex is outside.
+ * fork(): level USTRACE_FORK_TRACEPOINTS, and the read side's table at
+ * USTRACE_FORK_RCU (tp_rcu.c).  Writers hold tracepoints_mutex across the
+ * jump label updates, and across a grace period only when out of memory;
+ * the event mutex is outside.
  */
 USTRACE_FORK_MUTEX_OPS(tp, &tracepoints_mutex);
-
-/* liburcu-bp forgets the parent's other threads in the child. */
-static const struct ustrace_fork_ops tp_rcu_fork_ops = {
-	.prepare	= urcu_bp_before_fork,
-	.parent		= urcu_bp_after_fork_parent,
-	.child		= urcu_bp_after_fork_child,
-};
 
 static void tp_init_once(void)
 {
@@ -125,7 +116,7 @@ static void tp_init_once(void)
 	 */
 	atexit(tp_mark_exiting);
 	ustrace_fork_register(USTRACE_FORK_TRACEPOINTS, &tp_fork_ops);
-	ustrace_fork_register(USTRACE_FORK_RCU, &tp_rcu_fork_ops);
+	tp_rcu_init();
 }
 
 static void tp_init(void)
@@ -138,9 +129,10 @@ static void tp_init(void)
 /*
  * ThreadSanitizer cannot see a grace period: to it, freeing an old probe
  * array races with the reader that loaded it before the grace period.  The
- * annotations state the order liburcu guarantees: everything a reader did
+ * annotations state the order tp_rcu.c guarantees: everything a reader did
  * before its read_unlock happens before what the writer does after
- * synchronize_rcu().
+ * tp_rcu_synchronize().  (ThreadSanitizer builds of a program call these
+ * two functions instead of inlining the read side.)
  */
 #ifdef USTRACE_TSAN	/* internal.h */
 void __tsan_acquire(void *addr);
@@ -155,24 +147,24 @@ static char tsan_grace_period;
 
 static void tp_synchronize_rcu(void)
 {
-	urcu_bp_synchronize_rcu();
+	tp_rcu_synchronize();
 	tsan_grace_period_done();
 }
 
 void __ustrace_tp_read_lock(void)
 {
-	urcu_bp_read_lock();
+	tp_rcu_read_lock();
 }
 
 void __ustrace_tp_read_unlock(void)
 {
 	tsan_reader_done();
-	urcu_bp_read_unlock();
+	tp_rcu_read_unlock();
 }
 
 static bool tp_in_read_side(void)
 {
-	return urcu_bp_read_ongoing();
+	return tp_rcu_read_ongoing();
 }
 
 static struct tp_array *to_array(struct tracepoint_func *funcs)

@@ -14,10 +14,9 @@ PACKAGES=(
 	build-essential		# gcc, make, libc headers; gcc's sanitizer runtimes
 	clang			# the clang test variant
 	libclang-rt-14-dev	# clang's sanitizer runtimes (make CC=clang SANITIZE=...)
-	pkg-config		# liburcu-bp flags; the install test
+	pkg-config		# fuse3's flags; the install test
 	python3			# /usr/bin/python3 for scripts/kconfig.py
 	python3-kconfiglib	# Kconfig: defconfig, menuconfig, autoconf.h
-	liburcu-dev		# liburcu-bp, the library's RCU
 	binutils		# ar, objdump for the jump-label tests
 	util-linux		# setarch -R for the TSan variant
 	valgrind		# benchmarks and leak checks

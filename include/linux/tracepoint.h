@@ -22,8 +22,8 @@
  * void probe(void *data, int firstarg, struct task_struct *p).
  *
  * Probes run in the context of the thread that fires the tracepoint, inside
- * an RCU read-side critical section (liburcu's "bulletproof" flavour, so any
- * thread may fire a tracepoint without registering first).  After
+ * an RCU read-side critical section (the library's own, inlined into the
+ * site; any thread may fire a tracepoint without registering first).  After
  * unregistering a probe, tracepoint_synchronize_unregister() waits until no
  * thread can still be running it.
  */
@@ -92,9 +92,99 @@ extern void for_each_kernel_tracepoint(void (*fct)(struct tracepoint *tp,
 extern struct tracepoint *tracepoint_lookup(const char *name)
 	__ustrace_visible;
 
-/* Called by the code the macros below generate; not for direct use. */
+/*
+ * The read side probes run in (kernel/tp_rcu.c; Documentation/trace/
+ * tracepoint-core.rst, "The read side"), inlined into every site: a
+ * thread's reader record, found through a thread-local pointer into the
+ * library's table.  Its ctr is 0 outside a critical section; inside, the
+ * phase bit of __ustrace_tp_gp at the outermost entry plus the nesting
+ * depth.  A record's fence is set when the kernel has no
+ * membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED): the reader then orders its
+ * entry with a fence of its own.  Not for direct use; part of the
+ * library's ABI.
+ */
+struct __ustrace_tp_reader {
+	unsigned long ctr;
+	unsigned long fence;
+};
+#define __USTRACE_TP_NEST_MASK	((1UL << (sizeof(long) * 4)) - 1)
+extern __ustrace_visible __thread struct __ustrace_tp_reader *__ustrace_tp_reader_self
+	__attribute__((__tls_model__("initial-exec")));
+extern __ustrace_visible unsigned long __ustrace_tp_gp;
+extern struct __ustrace_tp_reader *__ustrace_tp_reader_register(void) __ustrace_visible;
+/* The same read side out of line (objects built before it was inline). */
 extern void __ustrace_tp_read_lock(void) __ustrace_visible;
 extern void __ustrace_tp_read_unlock(void) __ustrace_visible;
+
+/*
+ * ThreadSanitizer cannot see a grace period's ordering: its builds call
+ * the library's read side, which tells it.
+ */
+#if defined(__SANITIZE_THREAD__)
+# define __USTRACE_TP_READ_SIDE_CALLED 1
+#elif defined(__has_feature)
+# if __has_feature(thread_sanitizer)
+#  define __USTRACE_TP_READ_SIDE_CALLED 1
+# endif
+#endif
+
+/*
+ * Enter a read-side critical section: the thread's record, or NULL when
+ * it could not get one (no memory), in which case no probe may run.
+ */
+static __always_inline struct __ustrace_tp_reader *__ustrace_tp_rcu_enter_inline(void)
+{
+	struct __ustrace_tp_reader *r = __ustrace_tp_reader_self;
+	unsigned long ctr;
+
+	if (__builtin_expect(!r, 0)) {
+		r = __ustrace_tp_reader_register();
+		if (!r)
+			return r;
+	}
+	ctr = __atomic_load_n(&r->ctr, __ATOMIC_RELAXED);
+	if (__builtin_expect(!(ctr & __USTRACE_TP_NEST_MASK), 1)) {
+		__atomic_store_n(&r->ctr, __atomic_load_n(&__ustrace_tp_gp, __ATOMIC_RELAXED),
+				 __ATOMIC_RELAXED);
+		if (__builtin_expect(r->fence != 0, 0))
+			__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	} else {
+		__atomic_store_n(&r->ctr, ctr + 1, __ATOMIC_RELAXED);
+	}
+	/* The probe arrays are read after the entry is stored. */
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	return r;
+}
+
+/* Leave it: what the section read is done with before the store. */
+static __always_inline void __ustrace_tp_rcu_exit_inline(struct __ustrace_tp_reader *r)
+{
+	__atomic_store_n(&r->ctr, __atomic_load_n(&r->ctr, __ATOMIC_RELAXED) - 1,
+			 __ATOMIC_RELEASE);
+}
+
+/* What a site uses: the above, or the library's calls under ThreadSanitizer. */
+static __always_inline struct __ustrace_tp_reader *__ustrace_tp_rcu_enter(void)
+{
+#ifdef __USTRACE_TP_READ_SIDE_CALLED
+	__ustrace_tp_read_lock();
+	return (struct __ustrace_tp_reader *)&__ustrace_tp_gp;	/* not NULL, not used */
+#else
+	return __ustrace_tp_rcu_enter_inline();
+#endif
+}
+
+static __always_inline void __ustrace_tp_rcu_exit(struct __ustrace_tp_reader *r)
+{
+#ifdef __USTRACE_TP_READ_SIDE_CALLED
+	(void)r;
+	__ustrace_tp_read_unlock();
+#else
+	__ustrace_tp_rcu_exit_inline(r);
+#endif
+}
+
+/* Called by the code the macros below generate; not for direct use. */
 extern void __ustrace_tracepoint_define(struct tracepoint *tp,
 					const char *signature,
 					const void *anchor) __ustrace_visible;
@@ -143,11 +233,14 @@ static void __ustrace_tracepoint_object_exit(void)
 	static __attribute__((__noinline__, __unused__)) void		\
 	__ustrace_do_##name(proto)					\
 	{								\
+		struct __ustrace_tp_reader *__r;			\
 		struct tracepoint_func *__it;				\
 									\
 		if (!(cond))						\
 			return;						\
-		__ustrace_tp_read_lock();				\
+		__r = __ustrace_tp_rcu_enter();				\
+		if (__builtin_expect(!__r, 0))				\
+			return;						\
 		__it = __atomic_load_n(&__tracepoint_##name.funcs,	\
 				       __ATOMIC_CONSUME);		\
 		if (__it) {						\
@@ -156,7 +249,7 @@ static void __ustrace_tracepoint_object_exit(void)
 				((void (*)(data_proto))(__it->func))(data_args); \
 			} while ((++__it)->func);			\
 		}							\
-		__ustrace_tp_read_unlock();				\
+		__ustrace_tp_rcu_exit(__r);				\
 	}								\
 	static inline __attribute__((__unused__)) void call(proto)	\
 	{								\

@@ -59,8 +59,8 @@ void trace_set_cmdline_mirror(void (*fn)(int pid, int tgid, const char *comm))
 
 /*
  * fork(): level USTRACE_FORK_CMDLINES.  A thread's first event takes the
- * lock inside an RCU read-side section, so it comes after liburcu-bp's
- * locks: a grace period under way may be waiting for that thread.
+ * lock inside an RCU read-side section, so it comes after the read side's
+ * (tp_rcu.c): a grace period under way may be waiting for that thread.
  */
 USTRACE_FORK_MUTEX_OPS(cmdline, &cmdline_lock);
 

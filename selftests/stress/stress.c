@@ -3,7 +3,7 @@
  * stress: probes come and go while threads fire.
  *
  * Firing threads (plain pthreads that never register with anything; the
- * library's liburcu-bp registers them on first use) fire three tracepoints
+ * library gives them a reader record on first use) fire three tracepoints
  * in a loop: st_a(v), st_b(v, ~v) and st_c(v) (TP_CONDITION: v odd), and
  * some st_a probes fire st_c from inside the probe, and some st_b probes
  * attach and detach a probe of their own (whose old arrays the library

@@ -14,6 +14,7 @@
 #   conflict     two objects defining one name (tp-dup-[abc].so)
 #   inline       sites in inline functions and unrolled loops
 #   fork         fork() while other threads register and fire
+#   rcu          the read side and grace periods (kernel/tp_rcu.c)
 #   compile-fail.sh  what must not compile or link, header hygiene, C++,
 #                CONFIG_TRACEPOINTS=n (found and run by scripts/run-tests.sh)
 #
@@ -29,6 +30,7 @@ $(call add-prog,$(d)/api,$(d)/api.c)
 $(call add-prog,$(d)/enomem,$(d)/enomem.c)
 $(call add-prog,$(d)/inline,$(d)/inline.c $(d)/inline2.c)
 $(call add-prog,$(d)/fork,$(d)/fork.c)
+$(call add-prog,$(d)/rcu,$(d)/rcu.c)
 
 # seed: the trace headers sit in seed/include and seed/tpath.
 tp-seed-srcs	:= $(d)/seed.c $(d)/seed/subsys/file.c $(d)/seed/foo.c \

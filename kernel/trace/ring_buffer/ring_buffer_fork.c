@@ -3,7 +3,8 @@
  * fork() and the ring buffers: level USTRACE_FORK_RING_BUFFER of the
  * library's lock order (kernel/fork.c).  The engine's locks are outside
  * (the clock, resize and reset are changed under the event mutex);
- * liburcu-bp's and the saved-cmdlines lock are inside.
+ * the tracepoints' read side's (tp_rcu.c) and the saved-cmdlines lock are
+ * inside.
  *
  * The prepare handler takes, in this order:
  *
