@@ -414,6 +414,17 @@ static const struct ustrace_fork_ops tp_rcu_fork_ops = {
 	.child		= tp_rcu_fork_child,
 };
 
+/*
+ * The library unloaded (dlclose() of the last object that needed it): the
+ * key's destructor would be called at the exit of threads that outlive it.
+ */
+__attribute__((__destructor__))
+static void tp_rcu_unload(void)
+{
+	if (__atomic_exchange_n(&tp_rcu_key_ok, false, __ATOMIC_RELAXED))
+		pthread_key_delete(tp_rcu_key);
+}
+
 /* Called once by the tracepoint core's initialisation. */
 void tp_rcu_init(void)
 {

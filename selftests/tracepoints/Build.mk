@@ -78,4 +78,4 @@ $(call add-prog,$(d)/conflict,$(d)/conflict.c)
 $(obj)$(d)/conflict: $(addprefix $(obj)$(d)/tp-dup-,a.so b.so c.so)
 
 TEST_PROGS += $(addprefix $(d)/,api enomem seed-example shared-so \
-	shared-static dlopen conflict inline fork)
+	shared-static dlopen conflict inline fork rcu)
