@@ -154,6 +154,21 @@ void ustrace_fork_register(enum ustrace_fork_level level, const struct ustrace_f
 void ustrace_fork_reinit_mutex(pthread_mutex_t *mutex, int type);
 
 /*
+ * atexit() for the library: @fn runs at exit(), or when the library is
+ * unloaded (the dlclose() of the last object that needed it), whichever
+ * comes first.  glibc's atexit() does that in a shared object; the
+ * sanitizers' atexit() interceptors do not (ThreadSanitizer runs @fn at
+ * exit, after the library is gone), their __cxa_atexit() ones do.
+ */
+extern void *__dso_handle;
+int __cxa_atexit(void (*fn)(void *), void *arg, void *dso);
+
+static inline int ustrace_atexit(void (*fn)(void *))
+{
+	return __cxa_atexit(fn, NULL, &__dso_handle);
+}
+
+/*
  * The handlers of a level that is one default mutex: @name##_fork_ops,
  * for ustrace_fork_register().
  */

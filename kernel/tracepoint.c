@@ -94,7 +94,7 @@ static void tp_stub_func(void)
 {
 }
 
-static void tp_mark_exiting(void)
+static void tp_mark_exiting(void *unused __attribute__((__unused__)))
 {
 	__atomic_store_n(&process_exiting, true, __ATOMIC_RELAXED);
 }
@@ -114,7 +114,7 @@ static void tp_init_once(void)
 	 * objects; this one tells tp_object_release() not to bother detaching
 	 * probes from objects that are not going to be unmapped.
 	 */
-	atexit(tp_mark_exiting);
+	ustrace_atexit(tp_mark_exiting);
 	ustrace_fork_register(USTRACE_FORK_TRACEPOINTS, &tp_fork_ops);
 	tp_rcu_init();
 }

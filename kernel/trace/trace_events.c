@@ -82,7 +82,7 @@ static __thread int cached_tid __attribute__((__tls_model__("initial-exec")));
 /* The process's id, for set_event_pid's process ids; anew in a forked child. */
 static pid_t cached_tgid;
 
-static void mark_exiting(void)
+static void mark_exiting(void *unused __attribute__((__unused__)))
 {
 	__atomic_store_n(&process_exiting, true, __ATOMIC_RELAXED);
 }
@@ -125,7 +125,7 @@ __attribute__((__constructor__))
 static void trace_events_init(void)
 {
 	/* atexit handlers run before the destructors of loaded objects. */
-	atexit(mark_exiting);
+	ustrace_atexit(mark_exiting);
 	__atomic_store_n(&cached_tgid, getpid(), __ATOMIC_RELAXED);
 	ustrace_fork_register(USTRACE_FORK_EVENTS, &events_fork_ops);
 }

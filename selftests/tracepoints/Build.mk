@@ -15,6 +15,7 @@
 #   inline       sites in inline functions and unrolled loops
 #   fork         fork() while other threads register and fire
 #   rcu          the read side and grace periods (kernel/tp_rcu.c)
+#   hostless     a program without libustrace dlopen()s tp-hostless.so
 #   compile-fail.sh  what must not compile or link, header hygiene, C++,
 #                CONFIG_TRACEPOINTS=n (found and run by scripts/run-tests.sh)
 #
@@ -54,6 +55,7 @@ $(call add-shlib,$(d)/tp-defplugin.so,$(d)/shared/defplugin.c)
 $(call add-shlib,$(d)/tp-dup-a.so,$(d)/shared/dup-a.c)
 $(call add-shlib,$(d)/tp-dup-b.so,$(d)/shared/dup-b.c)
 $(call add-shlib,$(d)/tp-dup-c.so,$(d)/shared/dup-c.c)
+$(call add-shlib,$(d)/tp-hostless.so,$(d)/shared/hostless.c)
 
 $(obj)$(d)/libtpdef.a: $(call objs-of,$(d)/shared/libtpdef.c)
 	$(call msg,AR,$@)
@@ -75,7 +77,12 @@ $(obj)$(d)/dlopen: $(addprefix $(obj)$(d)/,libtpdef.so tp-plugin.so \
 	tp-defplugin.so)
 
 $(call add-prog,$(d)/conflict,$(d)/conflict.c)
+
+# hostless: a plugin host that does not link libustrace (no LINK_SHARED).
+$(call add-cflags,$(d)/hostless.c,-I$(srctree)/$(d))
+$(call declare,$(d)/hostless,$(d)/hostless.c,,,)
+$(obj)$(d)/hostless: $(obj)$(d)/tp-hostless.so
 $(obj)$(d)/conflict: $(addprefix $(obj)$(d)/tp-dup-,a.so b.so c.so)
 
 TEST_PROGS += $(addprefix $(d)/,api enomem seed-example shared-so \
-	shared-static dlopen conflict inline fork rcu)
+	shared-static dlopen conflict inline fork rcu hostless)

@@ -505,7 +505,7 @@ static bool coll_lock_within(long ms)
  */
 #define COLL_EXIT_WAIT_MS	100
 
-static void coll_log_cmdlines(void)
+static void coll_log_cmdlines(void *unused __attribute__((__unused__)))
 {
 	char *text = NULL;
 	struct tfs_file *f;
@@ -1385,7 +1385,7 @@ static void coll_client_startup(void)
 		return;
 	/* Buffers made from now on can be handed to a collector. */
 	ring_buffer_keep_memfds();
-	atexit(coll_log_cmdlines);
+	ustrace_atexit(coll_log_cmdlines);
 	trace_event_post_register(coll_apply_pending);
 	buf = malloc(sizeof(struct coll_msg) + COLL_MAX_PAYLOAD);
 	if (!buf)

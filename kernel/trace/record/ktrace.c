@@ -462,7 +462,13 @@ static int kt_open_cpus(struct ustrace_kernel *k)
 /* The pages CPU @c has now; 0, or -errno of the spill. */
 static int kt_drain_cpu(struct kt_cpu *c)
 {
-	static __thread char page[KT_PAGE_SIZE];
+	/*
+	 * On the reader thread's stack: the library's thread-local storage
+	 * must stay small enough for glibc's static TLS reserve, which a
+	 * program that dlopen()s a plugin linked with libustrace loads it
+	 * into (selftests/tracepoints/hostless).
+	 */
+	char page[KT_PAGE_SIZE];
 
 	for (;;) {
 		ssize_t n = read(c->pipe, page, sizeof(page));

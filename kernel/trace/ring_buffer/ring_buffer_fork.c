@@ -234,7 +234,7 @@ bool rb_writer_died(struct ring_buffer_per_cpu *cpu_buffer)
 }
 
 /* exit() of a forked child: it leaves, it did not die. */
-static void rb_sharers_leave(void)
+static void rb_sharers_leave(void *unused __attribute__((__unused__)))
 {
 	u32 me = (u32)getpid();
 	struct trace_buffer *b;
@@ -303,7 +303,7 @@ static void rb_fork_child(void)
 	}
 	__atomic_store_n(&rb_mark, rb_mkmark(owner), __ATOMIC_RELAXED);
 	if (!leave_registered)
-		leave_registered = !atexit(rb_sharers_leave);
+		leave_registered = !ustrace_atexit(rb_sharers_leave);
 	for (b = rb_buffers; b; b = b->fork_next) {
 		for (unsigned int cpu = 0; cpu < b->nr_cpus; cpu++)
 			ustrace_fork_reinit_mutex(&b->cpus[cpu].reader_lock,
