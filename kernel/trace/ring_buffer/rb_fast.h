@@ -105,8 +105,8 @@ rb_reserve_fast(struct trace_buffer *buffer, unsigned long length, unsigned long
 	char *region;
 	u32 *ev;
 
+	/* Recording off or disabled, or RB_BUFFER_SLOW. */
 	if (unlikely(__atomic_load_n(&buffer->record_disabled, __ATOMIC_RELAXED) ||
-		     !__atomic_load_n(&buffer->fast, __ATOMIC_RELAXED) ||
 		     length > max ||
 		     __atomic_load_n(&tc_scale.mode, __ATOMIC_ACQUIRE) != TC_TSC))
 		return NULL;

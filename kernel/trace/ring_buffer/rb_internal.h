@@ -90,10 +90,14 @@ struct trace_buffer {
 	uintptr_t cpu_view;
 	u64 (*clock)(void);
 	unsigned int nr_cpus;
+	/*
+	 * Recording off (RB_BUFFER_OFF), disable counts, and RB_BUFFER_SLOW
+	 * while the writers' fast path does not apply (a clock other than
+	 * the local one, absolute time stamps): the fast path tests one word.
+	 */
 	int record_disabled;
 	bool clock_local;
 	bool time_stamp_abs;
-	bool fast;			/* clock_local && !time_stamp_abs */
 	unsigned int flags;
 
 	/* control */
@@ -123,6 +127,11 @@ struct trace_buffer {
 	/* Every buffer, in allocation order, for fork() (ring_buffer_fork.c). */
 	struct trace_buffer *fork_next, **fork_pprev;
 };
+
+/* buffer->record_disabled: ring_buffer_record_off() sets this bit ... */
+#define RB_BUFFER_OFF		(1 << 20)
+/* ... and this one says the fast path does not apply; neither is a disable. */
+#define RB_BUFFER_SLOW		(1 << 21)
 
 /*
  * This process's mark (rb_mkmark(), rb_layout.h), ORed into the header of

@@ -27,9 +27,6 @@
 #include "rb_fast.h"
 #include "rb_internal.h"
 
-/* buffer->record_disabled: ring_buffer_record_off() sets this bit. */
-#define RB_BUFFER_OFF		(1 << 20)
-
 /* How long reset and resize wait for writers that hold reservations. */
 #define RB_QUIESCE_TIMEOUT_NS	(2ull * 1000 * 1000 * 1000)
 
@@ -472,7 +469,7 @@ rb_reserve_generic(struct trace_buffer *buffer, unsigned long length)
 	char *region;
 	bool ext, abs;
 
-	if (unlikely(__atomic_load_n(&buffer->record_disabled, __ATOMIC_RELAXED))) {
+	if (unlikely(__atomic_load_n(&buffer->record_disabled, __ATOMIC_RELAXED) & ~RB_BUFFER_SLOW)) {
 		errno = EBUSY;
 		return NULL;
 	}
@@ -1462,7 +1459,6 @@ struct trace_buffer *ring_buffer_alloc(unsigned long size, unsigned flags)
 	buffer->flags = flags;
 	buffer->clock = trace_clock_local;
 	buffer->clock_local = true;
-	buffer->fast = true;
 	buffer->memfd = -1;
 	pthread_mutex_init(&buffer->mutex, NULL);
 	buffer->cpus = aligned_alloc(RB_CACHELINE, buffer->nr_cpus * sizeof(*buffer->cpus));
@@ -1580,7 +1576,7 @@ void ring_buffer_record_on(struct trace_buffer *buffer)
 /** ring_buffer_record_is_on - whether writes are accepted */
 bool ring_buffer_record_is_on(struct trace_buffer *buffer)
 {
-	return !__atomic_load_n(&buffer->record_disabled, __ATOMIC_RELAXED);
+	return !(__atomic_load_n(&buffer->record_disabled, __ATOMIC_RELAXED) & ~RB_BUFFER_SLOW);
 }
 
 /** ring_buffer_record_is_set_on - whether recording is not switched off (disable aside) */
@@ -1614,8 +1610,10 @@ void ring_buffer_record_enable_cpu(struct trace_buffer *buffer, int cpu)
 /* Under buffer->mutex. */
 static void rb_update_fast(struct trace_buffer *buffer)
 {
-	__atomic_store_n(&buffer->fast, buffer->clock_local && !buffer->time_stamp_abs,
-			 __ATOMIC_RELAXED);
+	if (buffer->clock_local && !buffer->time_stamp_abs)
+		__atomic_and_fetch(&buffer->record_disabled, ~RB_BUFFER_SLOW, __ATOMIC_SEQ_CST);
+	else
+		__atomic_or_fetch(&buffer->record_disabled, RB_BUFFER_SLOW, __ATOMIC_SEQ_CST);
 }
 
 /**
