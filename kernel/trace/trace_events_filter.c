@@ -21,6 +21,15 @@
  * of each instruction; it reads the record at fixed offsets and never
  * allocates, parses or takes a lock.
  *
+ * The probe does not run the instructions themselves but the steps made
+ * from them when the filter is packed (struct filter_step): each step's
+ * code says at once what it loads (the field's size and signedness, or
+ * the CPU) and how it tests it (one range test, a bit test, or the bytes
+ * of a string compared in place), its '!'s and its own negation are
+ * folded into its two targets, and only the rarer predicates (globs,
+ * prefixes, CPUS{} of several CPUs, .function, char * fields, COMM) go
+ * back to the instruction's interpreter.
+ *
  * Errors are the kernel's, message for message and caret for caret
  * (checked against Linux 6.18), including its errno quirks: a write with
  * an unbalanced ')' fails with EPERM, one with an unbalanced '(' with
@@ -177,21 +186,70 @@ struct filter_insn {
 	unsigned long long	flip, lo, span;
 };
 
+/* What a step does: one code for the load and the test together. */
+enum {
+	/* a field of that size and signedness, or the CPU: a range test */
+	FS_U8, FS_S8, FS_U16, FS_S16, FS_U32, FS_S32, FS_U64, FS_S64, FS_CPU,
+	/* a field of that size, "&": a bit test */
+	FS_BAND8, FS_BAND16, FS_BAND32, FS_BAND64,
+	FS_DLOC_EQ,	/* "==" or "!=" of a __data_loc or __rel_loc string */
+	FS_STR_EQ,	/* "==" or "!=" of a char array */
+	FS_GOTO,	/* a predicate whose value is known: no test */
+	FS_INSN,	/* anything else: the instruction's interpreter */
+};
+
+/**
+ * struct filter_step - one predicate as the probe runs it
+ * @code:    FS_*
+ * @not:     the instruction's @not: a string that cannot be read fails
+ *           the predicate outright (the step goes to @jump[@not])
+ * @jump:    the next step when the test gives 0 and when it gives 1, the
+ *           predicate's own negation and the '!'s over it applied; the
+ *           number of steps means "pass", one more "reject"
+ * @offset:  of the field in the record
+ * @num:     a range test: ((value + @bias) <= @span), unsigned (the
+ *           instruction's range test with its flip and lower bound added
+ *           in one constant); a bit test: ((value & @bias) != 0)
+ * @str:     a string compared whole: the pattern, with its NUL, its
+ *           length, and what is added to a __data_loc's offset (a
+ *           __rel_loc counts from the end of its word); a char array's
+ *           size in @rel
+ * @insn:    FS_INSN: the instruction
+ */
+struct filter_step {
+	unsigned char		code;
+	unsigned char		not;
+	unsigned short		jump[2];
+	unsigned int		offset;
+	union {
+		struct {
+			unsigned long long	bias, span;
+		} num;
+		struct {
+			const char	*pattern;
+			unsigned int	plen, rel;
+		} str;
+		const struct filter_insn *insn;
+	};
+};
+
 /**
  * struct event_filter - a filter as set on an event
  * @string:  what reading the filter file shows (without the last
  *           newline): the expression, or the expression and its error
- * @nr:      instructions in @prog; 0 for a filter that holds only an
- *           error text (it passes everything)
+ * @nr:      steps in @steps, instructions in @prog; 0 for a filter that
+ *           holds only an error text (it passes everything)
  * @min_len: the shortest record every instruction can read
- * @prog:    the instructions, then the strings @string and the patterns
- *           point into (one allocation)
+ * @prog:    the instructions
+ * @steps:   the steps, then the instructions, then the strings @string
+ *           and the patterns point into (one allocation)
  */
 struct event_filter {
 	char			*string;
 	unsigned int		nr;
 	unsigned int		min_len;
-	struct filter_insn	prog[];
+	struct filter_insn	*prog;
+	struct filter_step	steps[];
 };
 
 /* ------------------------------------------------------------------
@@ -1261,11 +1319,63 @@ static void range_insn(struct filter_insn *in)
 	in->range = true;
 }
 
+/* The step of a packed instruction (its range test worked out). */
+static void make_step(struct filter_step *st, const struct filter_insn *in)
+{
+	static const unsigned char range_codes[] = {
+		[FI_U8] = FS_U8, [FI_S8] = FS_S8, [FI_U16] = FS_U16, [FI_S16] = FS_S16,
+		[FI_U32] = FS_U32, [FI_S32] = FS_S32, [FI_U64] = FS_U64, [FI_S64] = FS_S64,
+		[FI_CPU] = FS_CPU,
+	};
+	static const unsigned char band_codes[] = {
+		[FI_U8] = FS_BAND8, [FI_S8] = FS_BAND8, [FI_U16] = FS_BAND16,
+		[FI_S16] = FS_BAND16, [FI_U32] = FS_BAND32, [FI_S32] = FS_BAND32,
+		[FI_U64] = FS_BAND64, [FI_S64] = FS_BAND64,
+	};
+	unsigned int t, f;
+
+	/* Where the predicate's value (@not applied) leads. */
+	t = in->invert ? in->on_false : in->on_true;
+	f = in->invert ? in->on_true : in->on_false;
+	memset(st, 0, sizeof(*st));
+	st->code = FS_INSN;
+	st->not = in->not;
+	st->offset = in->offset;
+	st->insn = in;
+	/* Indexed by the test's result, before @not. */
+	st->jump[0] = (unsigned short)(in->not ? t : f);
+	st->jump[1] = (unsigned short)(in->not ? f : t);
+	if (in->kind <= FI_CPU && in->range) {
+		st->code = range_codes[in->kind];
+		st->num.bias = in->flip - in->lo;
+		st->num.span = in->span;
+	} else if (in->kind <= FI_S64 && in->op == FOP_BAND) {
+		/* The low bits decide: both sides are extended alike. */
+		st->code = band_codes[in->kind];
+		st->num.bias = in->size < 8 ? in->val & ((1ull << 8 * in->size) - 1) : in->val;
+	} else if (in->kind <= FI_CPU) {
+		/* A comparison no value satisfies (< 0 unsigned, > the largest). */
+		st->code = FS_GOTO;
+		st->jump[1] = st->jump[0];
+	} else if (in->kind == FI_FALSE) {
+		/* Never true, "!=" neither. */
+		st->code = FS_GOTO;
+		st->jump[0] = st->jump[1] = st->jump[in->not];
+	} else if (in->op == FM_FULL && (in->kind == FI_DSTR || in->kind == FI_RSTR ||
+					 (in->kind == FI_STR && in->size))) {
+		st->code = in->kind == FI_STR ? FS_STR_EQ : FS_DLOC_EQ;
+		st->str.pattern = in->pattern;
+		st->str.plen = in->plen;
+		st->str.rel = in->kind == FI_RSTR ? in->offset + 4 : in->kind == FI_STR ? in->size : 0;
+	}
+}
+
 /* Pack the program, its text and its patterns into one allocation. */
 static struct event_filter *pack_filter(struct parser *ps)
 {
 	size_t slen = strlen(ps->str) + 1;
-	size_t size = sizeof(struct event_filter) + ps->nr_insns * sizeof(struct filter_insn);
+	size_t size = sizeof(struct event_filter) +
+		      ps->nr_insns * (sizeof(struct filter_step) + sizeof(struct filter_insn));
 	struct event_filter *filter = malloc(size + slen + ps->pool_len);
 	char *pool;
 	unsigned int i;
@@ -1277,6 +1387,7 @@ static struct event_filter *pack_filter(struct parser *ps)
 	pool += slen;
 	filter->nr = ps->nr_insns;
 	filter->min_len = ps->min_len;
+	filter->prog = (struct filter_insn *)&filter->steps[ps->nr_insns];
 	for (i = 0; i < ps->nr_insns; i++) {
 		struct filter_insn *in = &filter->prog[i];
 
@@ -1286,6 +1397,7 @@ static struct event_filter *pack_filter(struct parser *ps)
 			in->pattern = memcpy(pool, in->pattern, in->plen + 1);
 			pool += in->plen + 1;
 		}
+		make_step(&filter->steps[i], in);
 	}
 	return filter;
 }
@@ -1594,6 +1706,174 @@ static bool insn_eval(const struct filter_insn *in, const unsigned char *rec, un
 	return num_test(in->op, a, in->val) ^ in->not;
 }
 
+/*
+ * Are the @n bytes at @a those at @b?  Inline, in words: the strings of a
+ * filter are short, and a call to memcmp() costs more than comparing them.
+ */
+static __always_inline bool bytes_equal(const char *a, const char *b, size_t n)
+{
+	size_t i;
+
+	if (n >= 8) {
+		for (i = 0; i + 8 < n; i += 8)
+			if (LOAD(uint64_t, a, i) != LOAD(uint64_t, b, i))
+				return false;
+		/* The last word, overlapping the one before. */
+		return LOAD(uint64_t, a, n - 8) == LOAD(uint64_t, b, n - 8);
+	}
+	if (n >= 4)
+		return !((LOAD(uint32_t, a, 0) ^ LOAD(uint32_t, b, 0)) |
+			 (LOAD(uint32_t, a, n - 4) ^ LOAD(uint32_t, b, n - 4)));
+	return !n || (a[0] == b[0] && a[n / 2] == b[n / 2] && a[n - 1] == b[n - 1]);
+}
+
+/*
+ * FM_FULL of @n bytes at @s (str_match()'s): the pattern's bytes, then
+ * the end of the string or of the bytes; the pattern's NUL compares the
+ * string's end with the pattern's in the same pass.
+ */
+static __always_inline bool str_equal(const struct filter_step *st, const char *s, size_t n)
+{
+	if (n > st->str.plen)
+		return bytes_equal(s, st->str.pattern, st->str.plen + 1);
+	return n == st->str.plen && bytes_equal(s, st->str.pattern, n);
+}
+
+/* A field read by a step, extended to 64 bits as its signedness says. */
+#define STEP_LOAD(code, type)						\
+	case code:							\
+		a = (unsigned long long)(long long)LOAD(type, rec, st->offset); \
+		goto range
+
+#define STEP_BAND(code, type)						\
+	case code:							\
+		r = (LOAD(type, rec, st->offset) & st->num.bias) != 0;	\
+		break
+
+/*
+ * Run the steps of @filter from step @i on a record of @len bytes (at
+ * least @filter->min_len): every step, the calls too.
+ */
+static __attribute__((noinline)) bool filter_run_from(const struct event_filter *filter,
+						      const unsigned char *rec, unsigned int len,
+						      unsigned int i)
+{
+	const struct filter_step *steps = filter->steps, *st;
+	unsigned int nr = filter->nr, loc, off, n;
+	unsigned long long a;
+	bool r;
+
+	/* Targets only go forward: at most @nr steps. */
+	do {
+		st = &steps[i];
+		switch (st->code) {
+		STEP_LOAD(FS_U8, uint8_t);
+		STEP_LOAD(FS_S8, int8_t);
+		STEP_LOAD(FS_U16, uint16_t);
+		STEP_LOAD(FS_S16, int16_t);
+		STEP_LOAD(FS_U32, uint32_t);
+		STEP_LOAD(FS_S32, int32_t);
+		STEP_LOAD(FS_U64, uint64_t);
+		STEP_LOAD(FS_S64, int64_t);
+		case FS_CPU:
+			a = (unsigned long long)(long long)sched_getcpu();
+			goto range;
+		STEP_BAND(FS_BAND8, uint8_t);
+		STEP_BAND(FS_BAND16, uint16_t);
+		STEP_BAND(FS_BAND32, uint32_t);
+		STEP_BAND(FS_BAND64, uint64_t);
+		case FS_DLOC_EQ:
+			loc = LOAD(uint32_t, rec, st->offset);
+			off = (loc & 0xffff) + st->str.rel;
+			n = loc >> 16;
+			if (unlikely(off > len || n > len - off)) {
+				/* Out of the record: the predicate fails, "!=" too. */
+				i = st->jump[st->not];
+				continue;
+			}
+			r = str_equal(st, (const char *)rec + off, n);
+			break;
+		case FS_STR_EQ:
+			r = str_equal(st, (const char *)rec + st->offset, st->str.rel);
+			break;
+		case FS_GOTO:
+			i = st->jump[0];
+			continue;
+		default:
+			r = insn_eval(st->insn, rec, len) ^ st->not;
+			break;
+		}
+		i = st->jump[r];
+		continue;
+range:
+		i = st->jump[a + st->num.bias <= st->num.span];
+	} while (i < nr);
+	return i == nr;
+}
+
+/*
+ * Run the steps of @filter (which has some) on a record of @len bytes.
+ * Inline in the probe's hook: the steps that need no call run here, and
+ * the first that does (the CPU, the interpreter's) hands the rest to
+ * filter_run_from(), so that this loop keeps its values in registers
+ * that need no saving.
+ */
+static __always_inline bool filter_run(const struct event_filter *filter,
+				       const unsigned char *rec, unsigned int len)
+{
+	const struct filter_step *steps = filter->steps, *st;
+	unsigned int i = 0, nr = filter->nr, loc, off, n;
+	unsigned long long a;
+	bool r;
+
+	if (unlikely(len < filter->min_len))
+		return false;
+	do {
+		st = &steps[i];
+		switch (st->code) {
+		STEP_LOAD(FS_U8, uint8_t);
+		STEP_LOAD(FS_S8, int8_t);
+		STEP_LOAD(FS_U16, uint16_t);
+		STEP_LOAD(FS_S16, int16_t);
+		STEP_LOAD(FS_U32, uint32_t);
+		STEP_LOAD(FS_S32, int32_t);
+		STEP_LOAD(FS_U64, uint64_t);
+		STEP_LOAD(FS_S64, int64_t);
+		STEP_BAND(FS_BAND8, uint8_t);
+		STEP_BAND(FS_BAND16, uint16_t);
+		STEP_BAND(FS_BAND32, uint32_t);
+		STEP_BAND(FS_BAND64, uint64_t);
+		case FS_DLOC_EQ:
+			loc = LOAD(uint32_t, rec, st->offset);
+			off = (loc & 0xffff) + st->str.rel;
+			n = loc >> 16;
+			if (unlikely(off > len || n > len - off)) {
+				i = st->jump[st->not];
+				continue;
+			}
+			r = str_equal(st, (const char *)rec + off, n);
+			break;
+		case FS_STR_EQ:
+			r = str_equal(st, (const char *)rec + st->offset, st->str.rel);
+			break;
+		case FS_GOTO:
+			i = st->jump[0];
+			continue;
+		case FS_CPU:
+		case FS_INSN:
+			return filter_run_from(filter, rec, len, i);
+		default:
+			/* No other code: no bounds check before the jump table. */
+			__builtin_unreachable();
+		}
+		i = st->jump[r];
+		continue;
+range:
+		i = st->jump[a + st->num.bias <= st->num.span];
+	} while (i < nr);
+	return i == nr;
+}
+
 /**
  * event_filter_match - does a record pass a filter?
  * @filter: a compiled filter; NULL, or one holding only an error text,
@@ -1607,6 +1887,18 @@ static bool insn_eval(const struct filter_insn *in, const unsigned char *rec, un
  */
 bool event_filter_match(const struct event_filter *filter, const void *rec, unsigned int len)
 {
+	if (!filter || !filter->nr)
+		return true;
+	return filter_run(filter, rec, len);
+}
+
+/**
+ * event_filter_match_insns - event_filter_match() by the instructions'
+ *	interpreter alone, for the tests: the steps must decide as it does
+ */
+bool event_filter_match_insns(const struct event_filter *filter, const void *rec,
+			      unsigned int len)
+{
 	const struct filter_insn *prog;
 	unsigned int i = 0, nr;
 
@@ -1616,7 +1908,6 @@ bool event_filter_match(const struct event_filter *filter, const void *rec, unsi
 		return false;
 	prog = filter->prog;
 	nr = filter->nr;
-	/* Targets only go forward: at most @nr steps. */
 	while (i < nr) {
 		const struct filter_insn *in = &prog[i];
 
@@ -1637,7 +1928,9 @@ int trace_filter_match(struct trace_event_file *file, const void *rec, unsigned 
 	/* Pairs with the release store of set_file_filter(). */
 	const struct event_filter *filter = __atomic_load_n(&file->filter, __ATOMIC_ACQUIRE);
 
-	return event_filter_match(filter, rec, len);
+	if (unlikely(!filter || !filter->nr))
+		return 1;
+	return filter_run(filter, rec, len);
 }
 
 /* ------------------------------------------------------------------
