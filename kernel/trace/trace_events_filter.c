@@ -204,8 +204,9 @@ enum {
  * @not:     the instruction's @not: a string that cannot be read fails
  *           the predicate outright (the step goes to @jump[@not])
  * @jump:    the next step when the test gives 0 and when it gives 1, the
- *           predicate's own negation and the '!'s over it applied; the
- *           number of steps means "pass", one more "reject"
+ *           predicate's own negation and the '!'s over it applied, as
+ *           its byte offset in the steps (no scaling in the loop): the
+ *           end of the steps means "pass", one step further "reject"
  * @offset:  of the field in the record
  * @num:     a range test: ((value + @bias) <= @span), unsigned (the
  *           instruction's range test with its flip and lower bound added
@@ -219,7 +220,7 @@ enum {
 struct filter_step {
 	unsigned char		code;
 	unsigned char		not;
-	unsigned short		jump[2];
+	unsigned int		jump[2];
 	unsigned int		offset;
 	union {
 		struct {
@@ -1343,8 +1344,8 @@ static void make_step(struct filter_step *st, const struct filter_insn *in)
 	st->offset = in->offset;
 	st->insn = in;
 	/* Indexed by the test's result, before @not. */
-	st->jump[0] = (unsigned short)(in->not ? t : f);
-	st->jump[1] = (unsigned short)(in->not ? f : t);
+	st->jump[0] = (in->not ? t : f) * (unsigned int)sizeof(*st);
+	st->jump[1] = (in->not ? f : t) * (unsigned int)sizeof(*st);
 	if (in->kind <= FI_CPU && in->range) {
 		st->code = range_codes[in->kind];
 		st->num.bias = in->flip - in->lo;
@@ -1714,13 +1715,16 @@ static __always_inline bool bytes_equal(const char *a, const char *b, size_t n)
 {
 	size_t i;
 
-	if (n >= 8) {
+	if (n > 16) {
 		for (i = 0; i + 8 < n; i += 8)
 			if (LOAD(uint64_t, a, i) != LOAD(uint64_t, b, i))
 				return false;
 		/* The last word, overlapping the one before. */
 		return LOAD(uint64_t, a, n - 8) == LOAD(uint64_t, b, n - 8);
 	}
+	if (n >= 8)
+		return !((LOAD(uint64_t, a, 0) ^ LOAD(uint64_t, b, 0)) |
+			 (LOAD(uint64_t, a, n - 8) ^ LOAD(uint64_t, b, n - 8)));
 	if (n >= 4)
 		return !((LOAD(uint32_t, a, 0) ^ LOAD(uint32_t, b, 0)) |
 			 (LOAD(uint32_t, a, n - 4) ^ LOAD(uint32_t, b, n - 4)));
@@ -1751,21 +1755,22 @@ static __always_inline bool str_equal(const struct filter_step *st, const char *
 		break
 
 /*
- * Run the steps of @filter from step @i on a record of @len bytes (at
- * least @filter->min_len): every step, the calls too.
+ * Run the steps of @filter from the one at byte offset @i on a record of
+ * @len bytes (at least @filter->min_len): every step, the calls too.
  */
 static __attribute__((noinline)) bool filter_run_from(const struct event_filter *filter,
 						      const unsigned char *rec, unsigned int len,
 						      unsigned int i)
 {
-	const struct filter_step *steps = filter->steps, *st;
-	unsigned int nr = filter->nr, loc, off, n;
+	const char *steps = (const char *)filter->steps;
+	unsigned int end = filter->nr * (unsigned int)sizeof(*filter->steps), loc, off, n;
+	const struct filter_step *st;
 	unsigned long long a;
 	bool r;
 
 	/* Targets only go forward: at most @nr steps. */
 	do {
-		st = &steps[i];
+		st = (const struct filter_step *)(steps + i);
 		switch (st->code) {
 		STEP_LOAD(FS_U8, uint8_t);
 		STEP_LOAD(FS_S8, int8_t);
@@ -1807,8 +1812,8 @@ static __attribute__((noinline)) bool filter_run_from(const struct event_filter 
 		continue;
 range:
 		i = st->jump[a + st->num.bias <= st->num.span];
-	} while (i < nr);
-	return i == nr;
+	} while (i < end);
+	return i == end;
 }
 
 /*
@@ -1821,15 +1826,16 @@ range:
 static __always_inline bool filter_run(const struct event_filter *filter,
 				       const unsigned char *rec, unsigned int len)
 {
-	const struct filter_step *steps = filter->steps, *st;
-	unsigned int i = 0, nr = filter->nr, loc, off, n;
+	const char *steps = (const char *)filter->steps;
+	unsigned int end = filter->nr * (unsigned int)sizeof(*filter->steps), i = 0, loc, off, n;
+	const struct filter_step *st;
 	unsigned long long a;
 	bool r;
 
 	if (unlikely(len < filter->min_len))
 		return false;
 	do {
-		st = &steps[i];
+		st = (const struct filter_step *)(steps + i);
 		switch (st->code) {
 		STEP_LOAD(FS_U8, uint8_t);
 		STEP_LOAD(FS_S8, int8_t);
@@ -1870,8 +1876,8 @@ static __always_inline bool filter_run(const struct event_filter *filter,
 		continue;
 range:
 		i = st->jump[a + st->num.bias <= st->num.span];
-	} while (i < nr);
-	return i == nr;
+	} while (i < end);
+	return i == end;
 }
 
 /**
