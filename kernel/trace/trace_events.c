@@ -32,6 +32,7 @@ _Static_assert(USTRACE_RB_HDR_KEEP == (u32)~RB_HDR_MARK_BITS,
 	       "the inline commit clears the ring buffer's mark");
 #include "trace_array.h"
 #include "trace.h"
+#include "trace_filter_run.h"
 
 /* The kernel's default buffer_size_kb: 1408 KiB per CPU. */
 #define TRACE_BUF_SIZE_DEFAULT	(1408ul << 10)
@@ -510,7 +511,7 @@ static noinline void *event_reserve_generic(struct trace_event_buffer *fbuffer,
  * record of its thread and filtered there, as the kernel's
  * trace_buffered_event: one the filter rejects never touches the ring
  * buffer (no clock read, no reservation, nothing to discard); one it
- * passes is copied in with ring_buffer_write().  The commit knows it by
+ * passes is copied in (event_write_scratch()).  The commit knows it by
  * fbuffer->event == NULL, with the record's length in commit_add (the
  * fields of struct trace_event_buffer keep their meaning for programs:
  * commit_word is NULL, so the commit comes to the library).  A thread
@@ -548,13 +549,16 @@ static __always_inline void *event_reserve_scratch(struct trace_event_buffer *fb
 /*
  * Whether the record @fbuffer holds goes into the buffer: its file is not
  * soft disabled, it was reserved in the file's buffer (not the triggers'
- * scratch buffer), and it passes the file's filter, if any.
+ * scratch buffer), and it passes the file's filter, if any (run inline:
+ * trace_filter_run.h).
  */
-static bool event_kept(const struct trace_event_buffer *fbuffer, struct trace_event_file *file,
-		       unsigned long flags, unsigned int len)
+static __always_inline bool event_kept(const struct trace_event_buffer *fbuffer,
+				       struct trace_event_file *file, unsigned long flags,
+				       unsigned int len)
 {
 	return !(flags & EVENT_FILE_FL_SOFT_DISABLED) && fbuffer->buffer == file->buffer &&
-	       (!(flags & EVENT_FILE_FL_FILTERED) || trace_filter_match(file, fbuffer->entry, len));
+	       (!(flags & EVENT_FILE_FL_FILTERED) ||
+		trace_filter_match_inline(file, fbuffer->entry, len));
 }
 
 /*
