@@ -1644,7 +1644,7 @@ static bool insn_eval(const struct filter_insn *in, const unsigned char *rec, un
  * Run the steps of @filter from the one at byte offset @i on a record of
  * @len bytes (at least @filter->min_len): every step, the calls too.
  */
-__attribute__((__noinline__)) bool filter_run_from(const struct event_filter *filter,
+__attribute__((__noinline__)) bool event_filter_run_from(const struct event_filter *filter,
 						   const unsigned char *rec, unsigned int len,
 						   unsigned int i)
 {

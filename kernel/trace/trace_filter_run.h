@@ -159,14 +159,14 @@ static __always_inline bool str_equal(const struct filter_step *st, const char *
  * @len bytes (at least @filter->min_len): every step, the calls too
  * (trace_events_filter.c).
  */
-bool filter_run_from(const struct event_filter *filter, const unsigned char *rec,
+bool event_filter_run_from(const struct event_filter *filter, const unsigned char *rec,
 		     unsigned int len, unsigned int i);
 
 /*
  * Run the steps of @filter (which has some) on a record of @len bytes.
  * Inline in the probe's hook: the steps that need no call run here, and
  * the first that does (the CPU, the interpreter's) hands the rest to
- * filter_run_from(), so that this loop keeps its values in registers
+ * event_filter_run_from(), so that this loop keeps its values in registers
  * that need no saving.
  */
 static __always_inline bool filter_run(const struct event_filter *filter,
@@ -213,7 +213,7 @@ static __always_inline bool filter_run(const struct event_filter *filter,
 			continue;
 		case FS_CPU:
 		case FS_INSN:
-			return filter_run_from(filter, rec, len, i);
+			return event_filter_run_from(filter, rec, len, i);
 		default:
 			/* No other code: no bounds check before the jump table. */
 			__builtin_unreachable();

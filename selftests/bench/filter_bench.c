@@ -4,7 +4,8 @@
  * event, side by side in one run: the same enabled event (three ints and
  * a string, event_bench_trace.h) unfiltered, with a filter of three
  * predicates that passes, one that rejects at its last predicate, one
- * that rejects at its first; and event_filter_match() alone on a record.
+ * that rejects at its first, the passing filter's first one and first
+ * two predicates alone; and event_filter_match() alone on a record.
  *
  * A filtered event is written into its thread's scratch record and
  * filtered there: "passes" is that, the three predicates and a copy into
@@ -16,10 +17,11 @@
  *
  * filter_bench --callgrind N fires N events of each case from its own
  * function, for callgrind's instruction counts per case: loop_unfiltered(),
- * loop_pass(), loop_reject3(), loop_reject1(), then N calls of
- * event_filter_match() from loop_match() and N of an empty function from
- * loop_empty().  Valgrind implements no rseq: this mode writes CPU 0 into
- * the thread's unregistered rseq area, as event_bench does.
+ * loop_pass(), loop_reject3(), loop_reject1(), loop_pass1(), loop_pass2();
+ * then N calls of event_filter_match() from loop_match() and N of an empty
+ * function from loop_empty().  Valgrind implements no rseq: this mode
+ * writes CPU 0 into the thread's unregistered rseq area, as event_bench
+ * does.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -44,7 +46,7 @@ BENCH_NOINLINE void loop_match(long n);
 BENCH_NOINLINE void loop_empty(long n);
 BENCH_NOINLINE void bench_empty(long i);
 
-#define NR_RUNS	4
+#define NR_RUNS	6
 
 static struct event_filter *match_filter;
 static struct {
@@ -77,6 +79,8 @@ CASE_LOOP(loop_unfiltered)
 CASE_LOOP(loop_pass)
 CASE_LOOP(loop_reject3)
 CASE_LOOP(loop_reject1)
+CASE_LOOP(loop_pass1)
+CASE_LOOP(loop_pass2)
 
 BENCH_NOINLINE void loop_match(long n)
 {
@@ -102,6 +106,9 @@ static const struct {
 	  "c == 42 && a >= 0 && comm == \"other\"", false, loop_reject3 },
 	{ "3 predicates, rejects at the 1st",
 	  "c != 42 && a >= 0 && comm == \"bench-thread-xy\"", false, loop_reject1 },
+	/* What each predicate of the passing filter adds. */
+	{ "1 predicate, passes", "c == 42", true, loop_pass1 },
+	{ "2 predicates, passes", "c == 42 && a >= 0", true, loop_pass2 },
 };
 
 /* The passing filter, compiled alone, and a record of the event for it. */
