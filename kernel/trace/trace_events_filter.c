@@ -1594,7 +1594,6 @@ static bool mask_test(const struct filter_insn *in, unsigned long long cpu)
 	}
 }
 
-
 /* A field of @type, extended to 64 bits as its signedness says. */
 #define LOAD_CASE(kind, type)						\
 	case kind:							\
@@ -1645,8 +1644,8 @@ static bool insn_eval(const struct filter_insn *in, const unsigned char *rec, un
  * @len bytes (at least @filter->min_len): every step, the calls too.
  */
 __attribute__((__noinline__)) bool event_filter_run_from(const struct event_filter *filter,
-						   const unsigned char *rec, unsigned int len,
-						   unsigned int i)
+							 const unsigned char *rec,
+							 unsigned int len, unsigned int i)
 {
 	const char *steps = (const char *)filter->steps;
 	unsigned int end = filter->nr * (unsigned int)sizeof(*filter->steps), loc, off, n;
