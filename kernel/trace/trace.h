@@ -221,7 +221,9 @@ void trace_array_fork_child(pid_t parent, pid_t parent_tgid, pid_t child);
  * tracepoint read lock, for files whose flags ask for them:
  *
  * trace_filter_match():    the record passes @file's filter (1) or is
- *                          discarded (0), before it is committed;
+ *                          discarded (0), before it is committed (the
+ *                          commit runs it inline:
+ *                          trace_filter_match_inline(), trace_filter_run.h);
  * trace_triggers_pre():    EVENT_FILE_FL_TRIGGER_MODE, before anything
  *                          is reserved: runs the triggers that need no
  *                          record; returns whether to record at all

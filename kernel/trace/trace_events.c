@@ -32,6 +32,7 @@ _Static_assert(USTRACE_RB_HDR_KEEP == (u32)~RB_HDR_MARK_BITS,
 	       "the inline commit clears the ring buffer's mark");
 #include "trace_array.h"
 #include "trace.h"
+#include "trace_filter_run.h"
 
 /* The kernel's default buffer_size_kb: 1408 KiB per CPU. */
 #define TRACE_BUF_SIZE_DEFAULT	(1408ul << 10)
@@ -510,7 +511,7 @@ static noinline void *event_reserve_generic(struct trace_event_buffer *fbuffer,
  * record of its thread and filtered there, as the kernel's
  * trace_buffered_event: one the filter rejects never touches the ring
  * buffer (no clock read, no reservation, nothing to discard); one it
- * passes is copied in with ring_buffer_write().  The commit knows it by
+ * passes is copied in (event_write_scratch()).  The commit knows it by
  * fbuffer->event == NULL, with the record's length in commit_add (the
  * fields of struct trace_event_buffer keep their meaning for programs:
  * commit_word is NULL, so the commit comes to the library).  A thread
@@ -526,8 +527,9 @@ static __thread struct {
 	unsigned long	rec[EVENT_SCRATCH_SIZE / sizeof(unsigned long)];
 } event_scratch __attribute__((__tls_model__("initial-exec")));
 
-static void *event_reserve_scratch(struct trace_event_buffer *fbuffer,
-				   struct trace_event_file *file, unsigned long len, int pid)
+static __always_inline void *event_reserve_scratch(struct trace_event_buffer *fbuffer,
+						   struct trace_event_file *file,
+						   unsigned long len, int pid)
 {
 	/*
 	 * Taken before a byte of it is written: a signal handler that fires
@@ -547,24 +549,72 @@ static void *event_reserve_scratch(struct trace_event_buffer *fbuffer,
 /*
  * Whether the record @fbuffer holds goes into the buffer: its file is not
  * soft disabled, it was reserved in the file's buffer (not the triggers'
- * scratch buffer), and it passes the file's filter, if any.
+ * scratch buffer), and it passes the file's filter, if any (run inline:
+ * trace_filter_run.h).
  */
-static bool event_kept(const struct trace_event_buffer *fbuffer, struct trace_event_file *file,
-		       unsigned long flags, unsigned int len)
+static __always_inline bool event_kept(const struct trace_event_buffer *fbuffer,
+				       struct trace_event_file *file, unsigned long flags,
+				       unsigned int len)
 {
 	return !(flags & EVENT_FILE_FL_SOFT_DISABLED) && fbuffer->buffer == file->buffer &&
-	       (!(flags & EVENT_FILE_FL_FILTERED) || trace_filter_match(file, fbuffer->entry, len));
+	       (!(flags & EVENT_FILE_FL_FILTERED) ||
+		trace_filter_match_inline(file, fbuffer->entry, len));
 }
 
-/* The commit of a scratch record: filter, then copy in if it passes. */
-static noinline void event_commit_scratch(struct trace_event_buffer *fbuffer,
-					  unsigned long flags)
+/*
+ * Copy the @len bytes at @src (8-byte aligned, @len at least 16) to @dst
+ * in 16-byte pieces, the last one overlapping the one before: records
+ * are short, and a call to memcpy() costs as much as copying one.
+ */
+static __always_inline void record_copy(void *dst, const void *src, unsigned int len)
+{
+	unsigned int i;
+
+	for (i = 0; i + 16 < len; i += 16)
+		__builtin_memcpy((char *)dst + i, (const char *)src + i, 16);
+	__builtin_memcpy((char *)dst + len - 16, (const char *)src + len - 16, 16);
+}
+
+/*
+ * Write the scratch record of @len bytes into @buffer: reserved and
+ * committed as the probe's fast path does (the header just before the
+ * payload, the commit one add), else by ring_buffer_write().
+ */
+static __always_inline void event_write_scratch(struct trace_buffer *buffer,
+						const void *rec, unsigned int len)
+{
+	struct ring_buffer_event *event;
+	u64 *word, add;
+	u32 *payload;
+
+	event = likely(len >= 16) ? rb_reserve_fast(buffer, len, RB_MAX_SMALL_DATA, &word, &add,
+						     &payload) : NULL;
+	if (likely(event)) {
+		record_copy(payload, rec, len);
+		if (likely(word)) {
+			rb_unmark(payload - 1);
+			__atomic_add_fetch(word, add, __ATOMIC_RELEASE);
+		} else {
+			ring_buffer_unlock_commit(buffer, event);
+		}
+		return;
+	}
+	ring_buffer_write(buffer, len, (void *)rec);
+}
+
+/*
+ * The commit of a scratch record: filter, then copy in if it passes.
+ * @flags as the commit loaded them: the file may have been soft disabled
+ * since the reserve.
+ */
+static __always_inline void event_commit_scratch(struct trace_event_buffer *fbuffer,
+						 unsigned long flags)
 {
 	struct trace_event_file *file = fbuffer->trace_file;
 	unsigned int len = (unsigned int)fbuffer->commit_add;
 
 	if (event_kept(fbuffer, file, flags, len))
-		ring_buffer_write(fbuffer->buffer, len, fbuffer->entry);
+		event_write_scratch(fbuffer->buffer, fbuffer->entry, len);
 	/* Given back once copied, not before. */
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	event_scratch.busy = false;
@@ -613,11 +663,17 @@ void *__ustrace_event_buffer_reserve(struct trace_event_buffer *fbuffer,
 				     struct trace_event_file *file,
 				     unsigned long len)
 {
+	unsigned long flags = __atomic_load_n(&file->flags, __ATOMIC_RELAXED);
 	struct ring_buffer_event *event;
 	u32 *payload;
 
-	if (unlikely(__atomic_load_n(&file->flags, __ATOMIC_RELAXED) & EVENT_FILE_FL_SLOW_MASK))
+	if (unlikely(flags & EVENT_FILE_FL_SLOW_MASK)) {
+		/* Filtered and nothing else: event_reserve_slow()'s last case, first. */
+		if ((flags & EVENT_FILE_FL_SLOW_MASK) == EVENT_FILE_FL_FILTERED &&
+		    len <= EVENT_SCRATCH_SIZE && !event_scratch.busy)
+			return event_reserve_scratch(fbuffer, file, len, current_tid());
 		return event_reserve_slow(fbuffer, file, len, current_tid());
+	}
 	/*
 	 * The fast path leaves the commit to the inline add of
 	 * trace_event_buffer_commit(): only the slow path needs the rest of

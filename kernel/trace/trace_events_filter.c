@@ -21,6 +21,16 @@
  * of each instruction; it reads the record at fixed offsets and never
  * allocates, parses or takes a lock.
  *
+ * The probe does not run the instructions themselves but the steps made
+ * from them when the filter is packed (struct filter_step, in
+ * trace_filter_run.h with the loop that runs them): each step's
+ * code says at once what it loads (the field's size and signedness, or
+ * the CPU) and how it tests it (one range test, a bit test, or the bytes
+ * of a string compared in place), its '!'s and its own negation are
+ * folded into its two targets, and only the rarer predicates (globs,
+ * prefixes, CPUS{} of several CPUs, .function, char * fields, COMM) go
+ * back to the instruction's interpreter.
+ *
  * Errors are the kernel's, message for message and caret for caret
  * (checked against Linux 6.18), including its errno quirks: a write with
  * an unbalanced ')' fails with EPERM, one with an unbalanced '(' with
@@ -44,6 +54,7 @@
 
 #include "trace.h"
 #include "trace_filter.h"
+#include "trace_filter_run.h"
 
 #define FILTER_MAX_EXPR		4096	/* a longer write is refused (the kernel's PAGE_SIZE) */
 #define FILTER_MAX_STR		256	/* MAX_FILTER_STR_VAL: longest string operand + 1 */
@@ -175,23 +186,6 @@ struct filter_insn {
 	unsigned int		plen;
 	bool			range;
 	unsigned long long	flip, lo, span;
-};
-
-/**
- * struct event_filter - a filter as set on an event
- * @string:  what reading the filter file shows (without the last
- *           newline): the expression, or the expression and its error
- * @nr:      instructions in @prog; 0 for a filter that holds only an
- *           error text (it passes everything)
- * @min_len: the shortest record every instruction can read
- * @prog:    the instructions, then the strings @string and the patterns
- *           point into (one allocation)
- */
-struct event_filter {
-	char			*string;
-	unsigned int		nr;
-	unsigned int		min_len;
-	struct filter_insn	prog[];
 };
 
 /* ------------------------------------------------------------------
@@ -1261,11 +1255,63 @@ static void range_insn(struct filter_insn *in)
 	in->range = true;
 }
 
+/* The step of a packed instruction (its range test worked out). */
+static void make_step(struct filter_step *st, const struct filter_insn *in)
+{
+	static const unsigned char range_codes[] = {
+		[FI_U8] = FS_U8, [FI_S8] = FS_S8, [FI_U16] = FS_U16, [FI_S16] = FS_S16,
+		[FI_U32] = FS_U32, [FI_S32] = FS_S32, [FI_U64] = FS_U64, [FI_S64] = FS_S64,
+		[FI_CPU] = FS_CPU,
+	};
+	static const unsigned char band_codes[] = {
+		[FI_U8] = FS_BAND8, [FI_S8] = FS_BAND8, [FI_U16] = FS_BAND16,
+		[FI_S16] = FS_BAND16, [FI_U32] = FS_BAND32, [FI_S32] = FS_BAND32,
+		[FI_U64] = FS_BAND64, [FI_S64] = FS_BAND64,
+	};
+	unsigned int t, f;
+
+	/* Where the predicate's value (@not applied) leads. */
+	t = in->invert ? in->on_false : in->on_true;
+	f = in->invert ? in->on_true : in->on_false;
+	memset(st, 0, sizeof(*st));
+	st->code = FS_INSN;
+	st->not = in->not;
+	st->offset = in->offset;
+	st->insn = in;
+	/* Indexed by the test's result, before @not. */
+	st->jump[0] = (in->not ? t : f) * (unsigned int)sizeof(*st);
+	st->jump[1] = (in->not ? f : t) * (unsigned int)sizeof(*st);
+	if (in->kind <= FI_CPU && in->range) {
+		st->code = range_codes[in->kind];
+		st->num.bias = in->flip - in->lo;
+		st->num.span = in->span;
+	} else if (in->kind <= FI_S64 && in->op == FOP_BAND) {
+		/* The low bits decide: both sides are extended alike. */
+		st->code = band_codes[in->kind];
+		st->num.bias = in->size < 8 ? in->val & ((1ull << 8 * in->size) - 1) : in->val;
+	} else if (in->kind <= FI_CPU) {
+		/* A comparison no value satisfies (< 0 unsigned, > the largest). */
+		st->code = FS_GOTO;
+		st->jump[1] = st->jump[0];
+	} else if (in->kind == FI_FALSE) {
+		/* Never true, "!=" neither. */
+		st->code = FS_GOTO;
+		st->jump[0] = st->jump[1] = st->jump[in->not];
+	} else if (in->op == FM_FULL && (in->kind == FI_DSTR || in->kind == FI_RSTR ||
+					 (in->kind == FI_STR && in->size))) {
+		st->code = in->kind == FI_STR ? FS_STR_EQ : FS_DLOC_EQ;
+		st->str.pattern = in->pattern;
+		st->str.plen = in->plen;
+		st->str.rel = in->kind == FI_RSTR ? in->offset + 4 : in->kind == FI_STR ? in->size : 0;
+	}
+}
+
 /* Pack the program, its text and its patterns into one allocation. */
 static struct event_filter *pack_filter(struct parser *ps)
 {
 	size_t slen = strlen(ps->str) + 1;
-	size_t size = sizeof(struct event_filter) + ps->nr_insns * sizeof(struct filter_insn);
+	size_t size = sizeof(struct event_filter) +
+		      ps->nr_insns * (sizeof(struct filter_step) + sizeof(struct filter_insn));
 	struct event_filter *filter = malloc(size + slen + ps->pool_len);
 	char *pool;
 	unsigned int i;
@@ -1277,6 +1323,7 @@ static struct event_filter *pack_filter(struct parser *ps)
 	pool += slen;
 	filter->nr = ps->nr_insns;
 	filter->min_len = ps->min_len;
+	filter->prog = (struct filter_insn *)&filter->steps[ps->nr_insns];
 	for (i = 0; i < ps->nr_insns; i++) {
 		struct filter_insn *in = &filter->prog[i];
 
@@ -1286,6 +1333,7 @@ static struct event_filter *pack_filter(struct parser *ps)
 			in->pattern = memcpy(pool, in->pattern, in->plen + 1);
 			pool += in->plen + 1;
 		}
+		make_step(&filter->steps[i], in);
 	}
 	return filter;
 }
@@ -1546,9 +1594,6 @@ static bool mask_test(const struct filter_insn *in, unsigned long long cpu)
 	}
 }
 
-/* Read fields with memcpy(): an 8-byte field may sit on a 4-byte boundary. */
-#define LOAD(type, rec, off) ({ type __v; memcpy(&__v, (rec) + (off), sizeof(__v)); __v; })
-
 /* A field of @type, extended to 64 bits as its signedness says. */
 #define LOAD_CASE(kind, type)						\
 	case kind:							\
@@ -1594,6 +1639,68 @@ static bool insn_eval(const struct filter_insn *in, const unsigned char *rec, un
 	return num_test(in->op, a, in->val) ^ in->not;
 }
 
+/*
+ * Run the steps of @filter from the one at byte offset @i on a record of
+ * @len bytes (at least @filter->min_len): every step, the calls too.
+ */
+__attribute__((__noinline__)) bool event_filter_run_from(const struct event_filter *filter,
+							 const unsigned char *rec,
+							 unsigned int len, unsigned int i)
+{
+	const char *steps = (const char *)filter->steps;
+	unsigned int end = filter->nr * (unsigned int)sizeof(*filter->steps), loc, off, n;
+	const struct filter_step *st;
+	unsigned long long a;
+	bool r;
+
+	/* Targets only go forward: at most @nr steps. */
+	do {
+		st = (const struct filter_step *)(steps + i);
+		switch (st->code) {
+		STEP_LOAD(FS_U8, uint8_t);
+		STEP_LOAD(FS_S8, int8_t);
+		STEP_LOAD(FS_U16, uint16_t);
+		STEP_LOAD(FS_S16, int16_t);
+		STEP_LOAD(FS_U32, uint32_t);
+		STEP_LOAD(FS_S32, int32_t);
+		STEP_LOAD(FS_U64, uint64_t);
+		STEP_LOAD(FS_S64, int64_t);
+		case FS_CPU:
+			a = (unsigned long long)(long long)sched_getcpu();
+			goto range;
+		STEP_BAND(FS_BAND8, uint8_t);
+		STEP_BAND(FS_BAND16, uint16_t);
+		STEP_BAND(FS_BAND32, uint32_t);
+		STEP_BAND(FS_BAND64, uint64_t);
+		case FS_DLOC_EQ:
+			loc = LOAD(uint32_t, rec, st->offset);
+			off = (loc & 0xffff) + st->str.rel;
+			n = loc >> 16;
+			if (unlikely(off > len || n > len - off)) {
+				/* Out of the record: the predicate fails, "!=" too. */
+				i = st->jump[st->not];
+				continue;
+			}
+			r = str_equal(st, (const char *)rec + off, n);
+			break;
+		case FS_STR_EQ:
+			r = str_equal(st, (const char *)rec + st->offset, st->str.rel);
+			break;
+		case FS_GOTO:
+			i = st->jump[0];
+			continue;
+		default:
+			r = insn_eval(st->insn, rec, len) ^ st->not;
+			break;
+		}
+		STEP_NEXT(st, r);
+		continue;
+range:
+		STEP_NEXT(st, a + st->num.bias <= st->num.span);
+	} while (i < end);
+	return i == end;
+}
+
 /**
  * event_filter_match - does a record pass a filter?
  * @filter: a compiled filter; NULL, or one holding only an error text,
@@ -1607,6 +1714,18 @@ static bool insn_eval(const struct filter_insn *in, const unsigned char *rec, un
  */
 bool event_filter_match(const struct event_filter *filter, const void *rec, unsigned int len)
 {
+	if (!filter || !filter->nr)
+		return true;
+	return filter_run(filter, rec, len);
+}
+
+/**
+ * event_filter_match_insns - event_filter_match() by the instructions'
+ *	interpreter alone, for the tests: the steps must decide as it does
+ */
+bool event_filter_match_insns(const struct event_filter *filter, const void *rec,
+			      unsigned int len)
+{
 	const struct filter_insn *prog;
 	unsigned int i = 0, nr;
 
@@ -1616,7 +1735,6 @@ bool event_filter_match(const struct event_filter *filter, const void *rec, unsi
 		return false;
 	prog = filter->prog;
 	nr = filter->nr;
-	/* Targets only go forward: at most @nr steps. */
 	while (i < nr) {
 		const struct filter_insn *in = &prog[i];
 
@@ -1634,10 +1752,7 @@ bool event_filter_match(const struct event_filter *filter, const void *rec, unsi
  */
 int trace_filter_match(struct trace_event_file *file, const void *rec, unsigned int len)
 {
-	/* Pairs with the release store of set_file_filter(). */
-	const struct event_filter *filter = __atomic_load_n(&file->filter, __ATOMIC_ACQUIRE);
-
-	return event_filter_match(filter, rec, len);
+	return trace_filter_match_inline(file, rec, len);
 }
 
 /* ------------------------------------------------------------------

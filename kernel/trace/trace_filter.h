@@ -53,6 +53,12 @@ bool trace_event_call_registered(struct trace_event_call *call);
 /* Does the record (@len bytes, the common header first) pass? */
 bool event_filter_match(const struct event_filter *filter, const void *rec,
 			unsigned int len);
+/*
+ * The same, by the instructions' interpreter instead of the steps the
+ * probe runs: for the tests, which check that both decide alike.
+ */
+bool event_filter_match_insns(const struct event_filter *filter, const void *rec,
+			      unsigned int len);
 /* The expression as set (what reading the filter file shows). */
 const char *event_filter_string(const struct event_filter *filter);
 void event_filter_free(struct event_filter *filter);

@@ -86,6 +86,9 @@ BENCH_PROGS += $(d)/pc_bench
 $(call add-static-prog,$(d)/filter_bench,$(d)/filter_bench.c,-lpthread)
 $(call add-cflags,$(d)/filter_bench.c,-I$(srctree)/$(d))
 BENCH_PROGS += $(d)/filter_bench
+# Built by "make selftests" too: selftests/filter/instructions.sh counts
+# its instructions (filter_bench --callgrind).
+SELFTEST_TARGETS += $(d)/filter_bench
 
 # hist_bench: ns per start/end pair of events, plain, with hist triggers,
 # with a timestamp variable matched, with onmatch().trace() generating a

@@ -4,10 +4,14 @@
 #               filter of kernel-texts.h against a live kernel's errno,
 #               file text and error_log entry; the examples of
 #               Documentation/trace/events.rst; each operator on each kind
-#               of field; CPU, COMM, common fields; system filters; a
+#               of field; == and != of strings of every length; CPU,
+#               COMM, common fields; system filters; a
 #               rejected event takes no room and is not written; filters
 #               replaced while threads record.  Static: the filter calls
 #               are internal.
+#   instructions.sh  what a filter costs, in instructions (callgrind, of
+#               selftests/bench/filter_bench --callgrind): the filter
+#               alone, and a filtered event that passes over unfiltered
 
 $(call add-static-prog,$(d)/flt-filter,$(d)/filter.c,-lpthread)
 $(call add-cflags,$(d)/filter.c,-I$(srctree)/$(d))

@@ -3,9 +3,10 @@
  * Event filters (kernel/trace/trace_events_filter.c): the parser against
  * the texts of a live kernel, the examples of Documentation/trace/
  * events.rst, every operator on every kind of field of records the
- * probes wrote, CPU and COMM, system filters, what a rejected event
- * costs the buffer, and filters replaced while events fire.  Linked with
- * libustrace.a: the filter calls are internal to the library.
+ * probes wrote, strings of every length, CPU and COMM, system filters,
+ * what a rejected event costs the buffer, and filters replaced while
+ * events fire.  Linked with libustrace.a: the filter calls are internal
+ * to the library.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -283,6 +284,89 @@ static void operators_and_fields(void)
 	EXPECT_EQ(0, trace_array_set_filter(tr, call, "name ~ \"*sh\"", NULL));
 	fire_vals(&v);
 	EXPECT_EQ(1ul, entries(tr));
+	EXPECT_EQ(0, trace_array_destroy(tr));
+}
+
+/* The one record of @tr as its TP_printk() shows it, into @out ("" if none). */
+static void only_record(struct trace_array *tr, char *out, size_t size)
+{
+	struct trace_buffer *buffer = trace_array_buffer(tr);
+	struct trace_seq *s = malloc(sizeof(*s));
+
+	out[0] = '\0';
+	if (!s)
+		return;
+	for (int cpu = 0; cpu < ring_buffer_nr_cpus(buffer); cpu++) {
+		struct ring_buffer_event *ev = ring_buffer_consume(buffer, cpu, NULL, NULL);
+
+		if (!ev)
+			continue;
+		trace_seq_init(s);
+		trace_print_event(s, ring_buffer_event_data(ev), ring_buffer_event_length(ev));
+		snprintf(out, size, "%.*s", (int)s->len, s->buffer);
+		break;
+	}
+	free(s);
+}
+
+/*
+ * "==" and "!=" of strings compare the bytes in place, in words: every
+ * length of string against every length of pattern, on the __data_loc
+ * string and on the char[8] (full, with no NUL, from 8 characters on),
+ * and the record that passes is shown whole.
+ */
+static void string_lengths(void)
+{
+	static const char text[] = "abcdefghijklmnopqrstuvwxyz0123456789";
+	struct trace_array *tr = trace_array_create("strlen");
+	struct trace_event_call *call = call_of("flt_test", "flt_all");
+	struct flt_vals v = base_vals();
+	char str[40], pat[40], expr[128], want[128], got[128];
+	unsigned int bad = 0;
+
+	ASSERT_TRUE(tr != NULL);
+	EXPECT_EQ(0, trace_array_set_clr_event(tr, "flt_test", "flt_all", 1));
+	for (int l = 0; l <= 33; l++) {
+		snprintf(str, sizeof(str), "%.*s", l, text);
+		v.str = str;
+		v.name = str;
+		for (int p = 0; p <= 33; p++) {
+			for (int variant = 0; variant < 4; variant++) {
+				bool on_name = variant & 2, ne = variant & 1;
+				int len = on_name && l > 8 ? 8 : l;
+				bool pass = (p == len) != ne;
+
+				snprintf(pat, sizeof(pat), "%.*s", p, text);
+				snprintf(expr, sizeof(expr), "%s %s \"%s\"", on_name ? "name" : "str",
+					 ne ? "!=" : "==", pat);
+				trace_array_clear(tr, RING_BUFFER_ALL_CPUS);
+				if (trace_array_set_filter(tr, call, expr, NULL)) {
+					bad++;
+					continue;
+				}
+				fire_vals(&v);
+				only_record(tr, got, sizeof(got));
+				snprintf(want, sizeof(want), "s32v=%d str=%s", v.s32v, str);
+				if (strcmp(got, pass ? want : "")) {
+					ksft_print_msg("[%s] on \"%s\": got [%s]\n", expr, str, got);
+					bad++;
+				}
+			}
+		}
+		/* A pattern that differs in its last byte only. */
+		if (l) {
+			snprintf(pat, sizeof(pat), "%.*s%c", l - 1, text, text[l - 1] ^ 0x20);
+			snprintf(expr, sizeof(expr), "str == \"%s\"", pat);
+			trace_array_clear(tr, RING_BUFFER_ALL_CPUS);
+			EXPECT_EQ(0, trace_array_set_filter(tr, call, expr, NULL));
+			fire_vals(&v);
+			if (entries(tr)) {
+				ksft_print_msg("[%s] passed \"%s\"\n", expr, str);
+				bad++;
+			}
+		}
+	}
+	EXPECT_EQ(0u, bad);
 	EXPECT_EQ(0, trace_array_destroy(tr));
 }
 
@@ -753,10 +837,11 @@ static void churn(void)
 int main(void)
 {
 	ksft_print_header();
-	ksft_set_plan(12);
+	ksft_set_plan(13);
 	KSFT_RUN(kernel_texts_match);
 	KSFT_RUN(documented_examples);
 	KSFT_RUN(operators_and_fields);
+	KSFT_RUN(string_lengths);
 	KSFT_RUN(cpu_field);
 	KSFT_RUN(comm_field);
 	KSFT_RUN(cpus_and_function);

@@ -9,8 +9,10 @@
  * compiled filter is run on (garbage __data_loc words and char * fields included: the matcher
  * must take any record).  Besides "no crash, no leak, no undefined
  * behaviour", it checks what must hold for every expression that
- * compiles: the filter keeps its text, "!(E)" rejects exactly what E
- * passes, "(E) && (E)" and "(E) || (E)" decide as E does; and for every
+ * compiles: the filter keeps its text, the steps the probe runs decide
+ * every record as the instructions' interpreter does, "!(E)" rejects
+ * exactly what E passes, "(E) && (E)" and "(E) || (E)" decide as E
+ * does; and for every
  * one that does not: the kernel's errno, and the error text starts with
  * the expression.
  */
@@ -116,10 +118,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	check(!strcmp(event_filter_string(f), expr));
 	for (len = 0; len <= REC_MAX; len += REC_MAX / 4)
 		pass[len / (REC_MAX / 4)] = event_filter_match(f, rec, len);
-	event_filter_free(f);
 	/* The CPU may change under us; the rest is stable. */
-	if (strcasestr(expr, "cpu"))
+	if (strcasestr(expr, "cpu")) {
+		event_filter_free(f);
 		return 0;
+	}
+	/* Every length: the steps read what the interpreter reads, no more. */
+	for (len = 0; len <= REC_MAX; len++)
+		check(event_filter_match(f, rec, len) == event_filter_match_insns(f, rec, len));
+	event_filter_free(f);
 	check_wrapped(call, "(%s) && (%s)", expr, rec, pass);
 	check_wrapped(call, "(%s) || (%s)", expr, rec, pass);
 	/*

@@ -49,3 +49,38 @@ cg_per_event() {
 	fi
 	awk -v a="$loop" -v b="$empty" -v n="$n" 'BEGIN { printf "%.0f", (a - b) / n }'
 }
+
+# The same for a program with several loops, counted in one run:
+#
+#	cg_profile NAME PROG ARGS...	# 0, or 1 with the reason in $DIR/NAME.why
+#	n=$(cg_diff DIR/NAME.incl FUNC BASE EVENTS)
+#
+# cg_profile runs PROG ARGS... under callgrind in $tmp (the profile
+# $tmp/NAME.cg, the inclusive listing $tmp/NAME.incl); cg_diff prints
+# (Ir(FUNC) - Ir(BASE)) / EVENTS, inclusive, or "-" when either is not in
+# the listing.
+cg_profile() {
+	local name=$1 prog=$2
+
+	shift 2
+	if ! timeout -k 5 300 valgrind -q --tool=callgrind --smc-check=all \
+		--callgrind-out-file="$tmp/$name.cg" "$prog" "$@" \
+		>"$tmp/$name.cglog" 2>"$tmp/$name.cgerr"; then
+		{ echo "valgrind failed:"; tail -n 3 "$tmp/$name.cgerr"; } >"$tmp/$name.why"
+		return 1
+	fi
+	callgrind_annotate --inclusive=yes --threshold=100 --auto=no "$tmp/$name.cg" \
+		>"$tmp/$name.incl" 2>/dev/null
+}
+
+cg_diff() {
+	local incl=$1 a b
+
+	a=$(awk -v f="$2" '$0 ~ ":" f "( |$)" { v = $1; gsub(/,/, "", v); print v; exit }' "$incl")
+	b=$(awk -v f="$3" '$0 ~ ":" f "( |$)" { v = $1; gsub(/,/, "", v); print v; exit }' "$incl")
+	if [ -z "$a" ] || [ -z "$b" ]; then
+		echo "-"
+		return
+	fi
+	awk -v a="$a" -v b="$b" -v n="$4" 'BEGIN { printf "%.0f", (a - b) / n }'
+}
