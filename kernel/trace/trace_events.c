@@ -688,6 +688,16 @@ void *__ustrace_event_buffer_reserve(struct trace_event_buffer *fbuffer,
 				&fbuffer->commit_add, &payload);
 	if (unlikely(!event))
 		return event_reserve_generic(fbuffer, file, len, current_tid());
+	if (unlikely(!fbuffer->commit_word)) {
+		/*
+		 * The page has no slot word (a page-slot table damaged in the
+		 * shared memory): __ustrace_event_buffer_commit() commits it,
+		 * and needs the rest.
+		 */
+		fbuffer->event = event;
+		fbuffer->buffer = file->buffer;
+		fbuffer->trace_file = file;
+	}
 	return entry_fill(fbuffer, file, (struct trace_entry *)payload, current_tid());
 }
 
