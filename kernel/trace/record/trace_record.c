@@ -376,6 +376,7 @@ static void rec_part_name(const char *path)
 {
 	static const char hex[] = "0123456789abcdef";
 	char digits[17];
+	struct seq_buf t;
 	uint64_t r = 0;
 
 	if (getrandom(&r, sizeof(r), GRND_NONBLOCK) != sizeof(r)) {
@@ -388,8 +389,11 @@ static void rec_part_name(const char *path)
 	for (int i = 0; i < 16; i++, r >>= 4)
 		digits[i] = hex[r & 15];
 	digits[16] = '\0';
-	path_join(link_buf, sizeof(link_buf), path, ".part-");
-	path_join(link_buf, sizeof(link_buf), link_buf, digits);
+	/* Not path_join() into link_buf from link_buf: its start clears it. */
+	seq_buf_init(&t, link_buf, sizeof(link_buf));
+	seq_buf_puts(&t, path);
+	seq_buf_puts(&t, ".part-");
+	seq_buf_puts(&t, digits);
 }
 
 /* ------------------------------------------------------------------
