@@ -5,7 +5,7 @@
  * per second holds hundreds of millions of them, which trace-cmd report
  * prints at about 600000 lines/s here.
  *
- * Usage: sustained_count [-B INSTANCE] FILE
+ * Usage: sustained_count [-T N] [-B INSTANCE] FILE
  *
  * The file's per-CPU page ranges come from tools/tracing/dat-read.c (the
  * reader of ustrace record's summary; version 6 or 7, uncompressed), or
@@ -33,6 +33,12 @@
  *                 seen as a gap: compare seqN with the events fired)
  *   lost_pages    pages flagged as following a loss
  *   bad           pages that did not parse (0 in a sound file)
+ *   missingT BIN COUNT
+ *                 with -T N: per thread T, for each run of N sequence
+ *                 numbers (BIN 0 the first N) that misses some, how many
+ *                 it misses: when in the run events were lost (with N
+ *                 the events a thread fires in 0.1 s, BIN is tenths of
+ *                 a second)
  * Exit status 1 when the file cannot be read.
  */
 #include <errno.h>
@@ -101,6 +107,20 @@ static void gaps(const struct counts *c, int t, unsigned long long end,
 			(*runs)++;
 		}
 		in_gap = !have;
+	}
+}
+
+/* Thread @t's missing sequence numbers per @bin of them, below its highest. */
+static void missing_by(const struct counts *c, int t, unsigned long long bin)
+{
+	for (unsigned long long b = 0; b * bin < c->seq[t]; b++) {
+		unsigned long long miss = 0;
+
+		for (unsigned long long i = b * bin; i < (b + 1) * bin && i < c->seq[t]; i++)
+			if (!(i / 64 < c->words[t] && (c->seen[t][i / 64] >> (i % 64) & 1)))
+				miss++;
+		if (miss)
+			printf("missing%d %llu %llu\n", t, b, miss);
 	}
 }
 
@@ -240,16 +260,22 @@ int main(int argc, char **argv)
 	struct counts c = { 0 };
 	const unsigned char *map;
 	const char *instance = NULL;
+	unsigned long long timeline = 0;
 	struct stat st;
 	int fd, err;
 
+	if (argc >= 4 && !strcmp(argv[1], "-T")) {
+		timeline = strtoull(argv[2], NULL, 0);
+		argv += 2;
+		argc -= 2;
+	}
 	if (argc == 4 && !strcmp(argv[1], "-B")) {
 		instance = argv[2];
 		argv += 2;
 		argc -= 2;
 	}
 	if (argc != 2) {
-		fprintf(stderr, "usage: sustained_count [-B INSTANCE] FILE\n");
+		fprintf(stderr, "usage: sustained_count [-T N] [-B INSTANCE] FILE\n");
 		return 2;
 	}
 	err = dat_read_summary(argv[1], &d);
@@ -289,6 +315,8 @@ int main(int argc, char **argv)
 		gaps(&c, t, c.seq[t], &first, &runs);
 		printf("first_gap%d %lld\ngaps%d %llu\n", t, first, t, runs);
 	}
+	for (int t = 0; timeline && t < 2; t++)
+		missing_by(&c, t, timeline);
 	munmap((void *)map, (size_t)st.st_size);
 	dat_free_summary(&d);
 	return 0;

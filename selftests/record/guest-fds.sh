@@ -9,7 +9,8 @@
 #   same where a seccomp filter refuses the recorder a descriptor table of
 #   its own, and without close_range() (the table's copies of the
 #   program's files are closed); a disk that fills is an error named at
-#   the end.
+#   the end; an output on another file system than the working directory
+#   is written, and the working directory left as it was.
 
 set -u
 
@@ -128,6 +129,28 @@ if [ "$(id -u)" = 0 ]; then
 	check "a full disk: the program runs to its end, the error is named" full_disk
 else
 	skip "a full disk: the program runs to its end, the error is named" "mounting a tmpfs needs root"
+fi
+
+# The output on another file system than the working directory: the file
+# is written next to the output (its temporary names too: a name of the
+# working directory cannot be renamed across; it was, by a name the
+# recorder built wrong) and the working directory is left as it was.
+other_fs() {
+	mkdir other && mount -t tmpfs -o size=64m ustrace-other other || return 1
+	mkdir cwd-other && ls -A cwd-other >cwd-before
+	(cd cwd-other && USTRACE_EVENTS=rec_test USTRACE_OUTPUT=../other/o.dat USTRACE_BUFFER_KB=128 \
+		"${run[@]}" "$app" -n 20000 -w 2 -P 2000) 2>other.err
+	local s=$?
+	cp other/o.dat o.dat 2>/dev/null
+	umount other
+	cat other.err
+	[ $s = 0 ] && [ ! -s other.err ] && [ "$(ls -A cwd-other)" = "$(cat cwd-before)" ] &&
+		whole o.dat 2 19999
+}
+if [ "$(id -u)" = 0 ]; then
+	check "the output on another file system: written, the working directory untouched" other_fs
+else
+	skip "the output on another file system: written, the working directory untouched" "mounting a tmpfs needs root"
 fi
 
 tap_end

@@ -34,6 +34,7 @@
  * host's byte order, which the header declares.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/syscall.h>
@@ -92,7 +93,7 @@ struct dat_out {
 	unsigned int		nr_formats;	/* the list as it was at the start */
 };
 
-static char copy_buf[64 * 1024];
+static char copy_buf[64 * 1024] __attribute__((__aligned__(DAT_PAGE_SIZE)));
 static const char zero_page[DAT_PAGE_SIZE];
 
 /*
@@ -171,28 +172,75 @@ static void out_pad_to_page(struct dat_out *o)
 	out_zeroes(o, (DAT_PAGE_SIZE - o->off % DAT_PAGE_SIZE) % DAT_PAGE_SIZE);
 }
 
-/* @len bytes of @fd from offset 0. */
+/*
+ * out_bytes() with O_DIRECT set on the file (its flags were *@fl): at the
+ * first refusal (EINVAL: an offset, a size or a file system it does not
+ * take), the flag is dropped, *@fl set to -1, and the rest written
+ * through the page cache.
+ */
+static void out_direct(struct dat_out *o, const char *p, size_t len, long *fl)
+{
+	while (len && *fl >= 0) {
+		ssize_t n = dat_write(o->fd, p, len);
+
+		if (n > 0) {
+			o->off += (uint64_t)n;
+			p += n;
+			len -= (size_t)n;
+			continue;
+		}
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno != EINVAL) {
+			o->err = -errno;
+			return;
+		}
+		syscall(SYS_fcntl, o->fd, F_SETFL, *fl);
+		*fl = -1;
+	}
+	out_bytes(o, p, len);
+}
+
+/*
+ * @len bytes of @fd from offset 0.  Through the caller's buffer, if it
+ * gave one, with O_DIRECT on the file: a recording's gigabytes go to the
+ * disk without filling the page cache first (and without the copy into
+ * it, which on the test machine's fresh memory ran at ~350 MB/s).
+ */
 static void out_file(struct dat_out *o, int fd, uint64_t len)
 {
+	char *buf = o->info->copy_buf ? o->info->copy_buf : copy_buf;
+	size_t size = o->info->copy_buf ? o->info->copy_size : sizeof(copy_buf);
 	uint64_t pos = 0;
+	long fl = -1;
 
 	if (o->dry || o->err) {
 		o->off += len;
 		return;
 	}
+	if (o->info->copy_buf && !(o->off % DAT_PAGE_SIZE)) {
+		fl = syscall(SYS_fcntl, o->fd, F_GETFL);
+		if (fl < 0 || (fl & O_DIRECT) || syscall(SYS_fcntl, o->fd, F_SETFL, fl | O_DIRECT))
+			fl = -1;
+	}
 	while (pos < len && !o->err) {
-		size_t want = len - pos < sizeof(copy_buf) ? (size_t)(len - pos) : sizeof(copy_buf);
-		ssize_t n = dat_pread(fd, copy_buf, want, (off_t)pos);
+		size_t want = len - pos < size ? (size_t)(len - pos) : size;
+		ssize_t n = dat_pread(fd, buf, want, (off_t)pos);
 
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0) {
 			o->err = n < 0 ? -errno : -EIO;
-			return;
+			break;
 		}
-		out_bytes(o, copy_buf, (size_t)n);
+		if (fl >= 0)
+			out_direct(o, buf, (size_t)n, &fl);
+		else
+			out_bytes(o, buf, (size_t)n);
 		pos += (uint64_t)n;
 	}
+	if (fl >= 0)
+		syscall(SYS_fcntl, o->fd, F_SETFL, fl);
 }
 
 /* ------------------------------------------------------------------

@@ -71,6 +71,12 @@ struct trace_dat_cpu {
  * @scale_mode:   its mode: 1 the TSC scaled, 2 CLOCK_MONOTONIC
  * @scale_mult:   local = @scale_offset + ((tsc * @scale_mult) >> 32)
  * @scale_offset: (modulo 2^64)
+ * @copy_buf:     a page-aligned buffer of @copy_size bytes (a multiple
+ *                of the page size) to copy the CPUs' pages through, or
+ *                NULL (a static 64 KiB one); with one, the pages go to the
+ *                file with O_DIRECT where its file system takes it
+ *                (recording.rst, "Sustained rate")
+ * @copy_size:    its size
  */
 struct trace_dat_info {
 	int				version;
@@ -90,11 +96,14 @@ struct trace_dat_info {
 	uint32_t			scale_mode;
 	uint64_t			scale_mult;
 	uint64_t			scale_offset;
+	void				*copy_buf;
+	size_t				copy_size;
 };
 
 /*
  * Write the whole file to @fd from its current position (an empty file).
- * Context: async-signal-safe; one caller at a time (a static copy buffer).
+ * Context: async-signal-safe; one caller at a time (a static copy buffer,
+ * without @info->copy_buf).
  * Return: 0, or a negative errno of write()/pread() (-EIO for a short
  * read of a CPU's pages).
  */

@@ -67,9 +67,11 @@
 #include <ucontext.h>
 #include <unistd.h>
 #include <sys/file.h>
+#include <sys/mman.h>
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 #include <sys/utsname.h>
 
 #include <linux/ring_buffer.h>
@@ -125,6 +127,8 @@ struct rec_config {
  * struct rec_cpu - one CPU's pages on their way to the file
  * @fd:       the spill, open in the thread's table (-1: none)
  * @size:     bytes of whole pages in it; a page counts once it is written
+ *            (by the writer, "Staging")
+ * @queued:   bytes of pages handed to the writer for it (the thread's)
  * @base:     the counters when the last file was written: each file's
  *            stats count what happened since the previous one
  * @stats:    its CPUSTAT text, rendered when a file is written
@@ -132,6 +136,7 @@ struct rec_config {
 struct rec_cpu {
 	int		fd;
 	uint64_t	size;
+	uint64_t	queued;
 	unsigned long	base_overrun, base_commit_overrun, base_dropped, base_read;
 	char		stats[RECORD_STATS_MAX];
 	size_t		stats_len;
@@ -206,11 +211,7 @@ static struct trace_dat_format **formats_tail = &formats;
 static bool notifier_registered;
 
 /* Used by the thread only (or a handler of its own): no allocation there. */
-/*
- * Pages a move takes before it writes them, with one pwrite(): at 10 M
- * events/s a page a 4 KiB write was ~100,000 system calls a second, the
- * kernel's copy of each into the page cache the thread's largest cost.
- */
+/* The one slot of a thread that could not map its slots ("Staging"). */
 #define REC_BATCH	16
 static char page_buf[REC_BATCH * RB_PAGE_SIZE] __attribute__((__aligned__(RB_PAGE_SIZE)));
 static char cmdlines_buf[TRACE_SAVED_CMDLINES * RECORD_CMDLINE_MAX];
@@ -375,6 +376,7 @@ static void rec_part_name(const char *path)
 {
 	static const char hex[] = "0123456789abcdef";
 	char digits[17];
+	struct seq_buf t;
 	uint64_t r = 0;
 
 	if (getrandom(&r, sizeof(r), GRND_NONBLOCK) != sizeof(r)) {
@@ -387,8 +389,11 @@ static void rec_part_name(const char *path)
 	for (int i = 0; i < 16; i++, r >>= 4)
 		digits[i] = hex[r & 15];
 	digits[16] = '\0';
-	path_join(link_buf, sizeof(link_buf), path, ".part-");
-	path_join(link_buf, sizeof(link_buf), link_buf, digits);
+	/* Not path_join() into link_buf from link_buf: its start clears it. */
+	seq_buf_init(&t, link_buf, sizeof(link_buf));
+	seq_buf_puts(&t, path);
+	seq_buf_puts(&t, ".part-");
+	seq_buf_puts(&t, digits);
 }
 
 /* ------------------------------------------------------------------
@@ -422,7 +427,11 @@ static int rec_spill_tmpfile(const char *dir)
 		else if (errno != EEXIST)
 			break;
 	}
-	return fd < 0 ? -errno : fd;
+	if (fd < 0)
+		return -errno;
+	/* Past the page cache where the file system allows it ("Staging"). */
+	syscall(SYS_fcntl, fd, F_SETFL, O_DIRECT);
+	return fd;
 }
 
 /* Each CPU's spill.  Return: 0 or -errno (the others stay open). */
@@ -458,26 +467,278 @@ static void rec_spills_close(void)
 }
 
 /* ------------------------------------------------------------------
+ * Staging (the thread's and its writer's)
+ *
+ * A move copies pages out of the ring into a slot, up to REC_SLOT_PAGES
+ * (256 KiB) of one CPU, and hands the slot to the writer, a second
+ * thread of ours, which writes it to the CPU's spill while the thread
+ * goes on moving: the slots handed to it in a row for one CPU, up to
+ * REC_WRITE_SLOTS (4 MiB), with one pwritev().  The thread waits only
+ * when every slot waits to be written (REC_SLOTS, 32 MiB): a disk that
+ * stalls for some milliseconds (a 1 MiB direct write here takes 0.4 to
+ * 1.6 ms, one in thirty longer, up to 13 ms; with other work writing
+ * too, one write in a 10 s recording took 66 ms) is absorbed there
+ * instead of filling the ring (32 MiB is 76 ms at 10 M events/s).  The
+ * slots are used in turn, from the first again whenever the writer has
+ * caught up, so that a recording that never lags uses a few; the writer
+ * faults in the pages of the four after the last one used before the
+ * thread gets there (a page touched for the first time costs some
+ * microseconds here, a slot about a millisecond, while the ring fills).
+ * The mapping is address space only until then.
+ *
+ * The spills are opened with O_DIRECT where the file system takes it:
+ * the pages go from the slots to the disk, not into the page cache, so
+ * neither the copy into it (on the test machine, into memory the host
+ * has to fault in first: ~350 MB/s a thread) nor the dirty limits'
+ * throttling costs the recorder anything (recording.rst, "Sustained
+ * rate").
+ *
+ * The writer is the only one to write the spills and to advance ->size;
+ * the thread hands it slots in order (io.head) and waits for it to be
+ * done (io.tail) before it reads, resets or closes a spill.  It blocks
+ * every signal, as the thread does.  Without slots (their mapping
+ * failed) or without the writer (it could not start), the thread writes
+ * each slot itself as soon as it is full.
+ */
+#define REC_SLOT_PAGES	64
+#define REC_SLOTS	128
+#define REC_WRITE_SLOTS	16
+
+struct rec_slot_desc {
+	int		cpu;
+	unsigned int	slot;
+	size_t		len;
+};
+
+static struct {
+	char			*stage;		/* nr_slots * slot_pages pages */
+	unsigned int		nr_slots;
+	unsigned int		slot_pages;
+	struct rec_slot_desc	desc[REC_SLOTS];
+	unsigned int		last;		/* the slot handed out last */
+	unsigned int		used;		/* slots handed out at least once */
+	unsigned int		head;		/* slots handed to the writer */
+	unsigned int		tail;		/* slots written */
+	unsigned int		bell;		/* the writer sleeps on it */
+	int			stop;
+	int			err;		/* the first since the last flush */
+	bool			have_writer;
+	pthread_t		writer;
+} io;
+
+static char *rec_slot_addr(unsigned int slot)
+{
+	return io.stage + (size_t)slot * io.slot_pages * RB_PAGE_SIZE;
+}
+
+/* pwritev(2) as the system call takes it: the offset's low and high halves. */
+static ssize_t rec_pwritev(int fd, const struct iovec *iov, int n, uint64_t off)
+{
+	return syscall(SYS_pwritev, fd, iov, n, (unsigned long)off,
+		       (unsigned long)(off >> 32));
+}
+
+/*
+ * pwritev() into a spill; a file system that refuses a direct write
+ * (EINVAL) has the spill's O_DIRECT dropped, and the write done again.
+ */
+static ssize_t rec_spill_write(int fd, const struct iovec *iov, int n, uint64_t off)
+{
+	ssize_t ret = rec_pwritev(fd, iov, n, off);
+	long fl;
+
+	if (ret >= 0 || errno != EINVAL)
+		return ret;
+	fl = syscall(SYS_fcntl, fd, F_GETFL);
+	if (fl < 0 || !(fl & O_DIRECT) || syscall(SYS_fcntl, fd, F_SETFL, fl & ~O_DIRECT))
+		return ret;
+	return rec_pwritev(fd, iov, n, off);
+}
+
+/*
+ * Write the slots handed over from @tail on, @head excluded: those of
+ * the first one's CPU in a row, up to REC_WRITE_SLOTS, to the end of its
+ * spill.  Return: how many.
+ */
+static unsigned int rec_io_write(unsigned int tail, unsigned int head)
+{
+	int cpu = io.desc[tail % REC_SLOTS].cpu;
+	struct rec_cpu *c = &rec.cpus[cpu];
+	struct iovec iov[REC_WRITE_SLOTS];
+	unsigned int n = 0;
+	size_t len = 0;
+	ssize_t ret;
+	int err;
+
+	for (; tail + n != head && n < REC_WRITE_SLOTS; n++) {
+		const struct rec_slot_desc *d = &io.desc[(tail + n) % REC_SLOTS];
+
+		if (d->cpu != cpu)
+			break;
+		iov[n].iov_base = rec_slot_addr(d->slot);
+		iov[n].iov_len = d->len;
+		len += d->len;
+	}
+	ret = c->fd >= 0 ? rec_spill_write(c->fd, iov, (int)n, c->size) : -1;
+	if (ret == (ssize_t)len) {
+		c->size += len;
+		return n;
+	}
+	/* The pages are gone from the buffer: "pages were lost" at the end. */
+	err = c->fd < 0 ? -EBADF : ret < 0 && errno ? -errno : -ENOSPC;
+	__atomic_store_n(&rec.last_err, err, __ATOMIC_RELAXED);
+	if (!__atomic_load_n(&io.err, __ATOMIC_RELAXED))
+		__atomic_store_n(&io.err, err, __ATOMIC_RELAXED);
+	return n;
+}
+
+static void *rec_writer_fn(void *arg)
+{
+	unsigned int tail = __atomic_load_n(&io.tail, __ATOMIC_RELAXED), ready = 0;
+
+	(void)arg;
+	for (;;) {
+		unsigned int bell = __atomic_load_n(&io.bell, __ATOMIC_ACQUIRE);
+		unsigned int head = __atomic_load_n(&io.head, __ATOMIC_ACQUIRE);
+		unsigned int want = __atomic_load_n(&io.used, __ATOMIC_RELAXED) + 4;
+
+		/* Four slots ready past the last one used; their contents stay as they are. */
+		if (want > io.nr_slots)
+			want = io.nr_slots;
+		if (ready < want) {
+			madvise(rec_slot_addr(ready), (size_t)(want - ready) * io.slot_pages *
+				RB_PAGE_SIZE, MADV_POPULATE_WRITE);
+			ready = want;
+		}
+		if (tail == head) {
+			if (__atomic_load_n(&io.stop, __ATOMIC_ACQUIRE))
+				break;
+			rec_futex(&io.bell, FUTEX_WAIT_PRIVATE, bell, NULL);
+			continue;
+		}
+		tail += rec_io_write(tail, head);
+		__atomic_store_n(&io.tail, tail, __ATOMIC_RELEASE);
+		rec_futex(&io.tail, FUTEX_WAKE_PRIVATE, INT_MAX, NULL);
+	}
+	return NULL;
+}
+
+/* The slots, and the writer; with neither, page_buf and no writer. */
+static void rec_io_start(void)
+{
+	size_t size = (size_t)REC_SLOTS * REC_SLOT_PAGES * RB_PAGE_SIZE;
+	void *stage = mmap(NULL, size, PROT_READ | PROT_WRITE,
+			   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	pthread_attr_t attr;
+
+	io.head = io.tail = io.last = io.used = 0;
+	io.stop = io.err = 0;
+	io.have_writer = false;
+	if (stage == MAP_FAILED) {
+		io.stage = page_buf;
+		io.nr_slots = 1;
+		io.slot_pages = REC_BATCH;
+		return;
+	}
+	io.stage = stage;
+	io.nr_slots = REC_SLOTS;
+	io.slot_pages = REC_SLOT_PAGES;
+	/* It calls pwritev(), madvise() and futex(): a small stack does. */
+	if (pthread_attr_init(&attr))
+		return;
+	pthread_attr_setstacksize(&attr, 64 * 1024);
+	io.have_writer = !pthread_create(&io.writer, &attr, rec_writer_fn, NULL);
+	pthread_attr_destroy(&attr);
+}
+
+/*
+ * Until the writer has written every slot handed to it.  Return: the
+ * first error it met since the last flush (0: none).
+ */
+static int rec_io_flush(void)
+{
+	unsigned int tail;
+
+	while ((tail = __atomic_load_n(&io.tail, __ATOMIC_ACQUIRE)) != io.head)
+		rec_futex(&io.tail, FUTEX_WAIT_PRIVATE, tail, NULL);
+	return __atomic_exchange_n(&io.err, 0, __ATOMIC_RELAXED);
+}
+
+static void rec_io_stop(void)
+{
+	rec_io_flush();
+	if (io.have_writer) {
+		__atomic_store_n(&io.stop, 1, __ATOMIC_RELEASE);
+		__atomic_add_fetch(&io.bell, 1, __ATOMIC_RELEASE);
+		rec_futex(&io.bell, FUTEX_WAKE_PRIVATE, 1, NULL);
+		pthread_join(io.writer, NULL);
+		io.have_writer = false;
+	}
+	if (io.stage && io.stage != page_buf)
+		munmap(io.stage, (size_t)io.nr_slots * io.slot_pages * RB_PAGE_SIZE);
+	io.stage = NULL;
+}
+
+/*
+ * A slot to fill: the one after the last handed out, or the first when
+ * the writer has caught up (those written are free; the ones it has
+ * yet to write follow each other).  Waits while every slot is taken.
+ */
+static unsigned int rec_slot_get(void)
+{
+	unsigned int tail;
+
+	while (io.head - (tail = __atomic_load_n(&io.tail, __ATOMIC_ACQUIRE)) >= io.nr_slots)
+		rec_futex(&io.tail, FUTEX_WAIT_PRIVATE, tail, NULL);
+	return tail == io.head ? 0 : (io.last + 1) % io.nr_slots;
+}
+
+/* Hand slot @slot, @len bytes of @cpu's pages, to the writer. */
+static void rec_slot_put(int cpu, unsigned int slot, size_t len)
+{
+	struct rec_slot_desc *d = &io.desc[io.head % REC_SLOTS];
+
+	d->cpu = cpu;
+	d->slot = slot;
+	d->len = len;
+	io.last = slot;
+	if (slot >= io.used)
+		__atomic_store_n(&io.used, slot + 1, __ATOMIC_RELAXED);
+	rec.cpus[cpu].queued += len;
+	if (!io.have_writer) {
+		rec_io_write(io.head, io.head + 1);
+		io.head++;
+		__atomic_store_n(&io.tail, io.head, __ATOMIC_RELEASE);
+		return;
+	}
+	__atomic_store_n(&io.head, io.head + 1, __ATOMIC_RELEASE);
+	__atomic_add_fetch(&io.bell, 1, __ATOMIC_RELEASE);
+	rec_futex(&io.bell, FUTEX_WAKE_PRIVATE, 1, NULL);
+}
+
+/* ------------------------------------------------------------------
  * Moving pages and writing files (the thread's; async-signal-safe)
  */
 
 /*
- * Move @cpu's pages from the buffer to its spill: only complete pages
- * with @full (the thread's moves), everything without (a file is being
- * written).  Return: 0 or a negative errno of the spill.
+ * Move @cpu's pages from the buffer towards its spill: only complete
+ * pages with @full (the thread's moves), everything without (a file is
+ * being written, after which the caller flushes).  Return: 0, or
+ * -EBADF without a spill (write errors are the writer's: rec_io_flush()).
  */
 static int rec_move_pages(int cpu, bool full)
 {
-	struct rec_cpu *c = &rec.cpus[cpu];
-	int tid = rec_gettid(), err = 0, ret = 0;
+	int tid = rec_gettid(), ret = 0;
 
-	if (c->fd < 0)
+	if (rec.cpus[cpu].fd < 0)
 		return -EBADF;
 	while (!ret) {
+		unsigned int slot = rec_slot_get();
+		char *buf = rec_slot_addr(slot);
 		size_t n = 0;
 
-		while (n < REC_BATCH) {
-			void *page = page_buf + n * RB_PAGE_SIZE;
+		while (n < io.slot_pages) {
+			void *page = buf + n * RB_PAGE_SIZE;
 
 			__atomic_store_n(&rec.reading_tid, tid, __ATOMIC_RELAXED);
 			ret = ring_buffer_read_page(rec.buffer, &page, RB_PAGE_SIZE, cpu, full);
@@ -488,15 +749,9 @@ static int rec_move_pages(int cpu, bool full)
 		}
 		if (!n)
 			break;
-		if (syscall(SYS_pwrite64, c->fd, page_buf, n * RB_PAGE_SIZE, (off_t)c->size) !=
-		    (ssize_t)(n * RB_PAGE_SIZE)) {
-			/* The pages are gone from the buffer: "pages were lost" at the end. */
-			err = errno ? -errno : -EIO;
-			break;
-		}
-		c->size += n * RB_PAGE_SIZE;
+		rec_slot_put(cpu, slot, n * RB_PAGE_SIZE);
 	}
-	return err;
+	return 0;
 }
 
 /* buffer_percent as the thread honours it: 0 is one whole page. */
@@ -508,20 +763,33 @@ static int rec_percent(void)
 }
 
 /*
- * The thread's pass: CPUs whose buffer is buffer_percent full.  Arms the
- * others, so that their writers wake the thread when they get there.
- * Return: whether it moved pages (the writers are busy: look again soon);
- * *ms, how long the thread may sleep after (-1: until woken).
+ * The thread's pass: CPUs whose buffer is buffer_percent full, and with
+ * @drain (the last pass moved pages: the writers are busy) every full
+ * page of every CPU, so that a ring that fills fast is kept near empty
+ * rather than at buffer_percent, and a stall of the thread (waiting for
+ * a CPU) has the whole ring to fill before events are lost, not what is
+ * left above the mark.  Arms the others, so that their writers wake the
+ * thread when they get there.
+ * Return: whether it moved pages (look again soon); *ms, how long the
+ * thread may sleep after (-1: until woken).
  */
-static bool rec_move_half_full(int *ms)
+static bool rec_move_half_full(int *ms, bool drain)
 {
 	int pct = rec_percent();
 	bool moved = false;
 
 	*ms = -1;
 	for (int cpu = 0; cpu < rec.nr_cpus; cpu++) {
-		uint64_t before = rec.cpus[cpu].size;
-		int armed = ring_buffer_wait_arm(rec.buffer, cpu, pct);
+		uint64_t before = rec.cpus[cpu].queued;
+		int armed;
+
+		if (drain) {
+			int err = rec_move_pages(cpu, true);
+
+			if (err)
+				__atomic_store_n(&rec.last_err, err, __ATOMIC_RELAXED);
+		}
+		armed = ring_buffer_wait_arm(rec.buffer, cpu, pct);
 
 		if (armed == RING_BUFFER_WAIT_INFLIGHT)
 			*ms = RING_BUFFER_WAIT_INFLIGHT_MS;
@@ -531,7 +799,7 @@ static bool rec_move_half_full(int *ms)
 			if (err)
 				__atomic_store_n(&rec.last_err, err, __ATOMIC_RELAXED);
 		}
-		moved |= rec.cpus[cpu].size != before;
+		moved |= rec.cpus[cpu].queued != before;
 	}
 	return moved;
 }
@@ -625,6 +893,9 @@ static int rec_write_dat(int fd, bool nolock)
 		.uname		= rec.uname[0] ? rec.uname : NULL,
 		.nr_cpus	= rec.nr_cpus,
 		.cpus		= cpus,
+		/* The slots are free: the writer is done with them. */
+		.copy_buf	= io.stage,
+		.copy_size	= (size_t)io.nr_slots * io.slot_pages * RB_PAGE_SIZE,
 	};
 
 	/* For ustrace record -K: how our local clock derives from the TSC. */
@@ -774,6 +1045,8 @@ static int rec_write_locked(const char *path, unsigned int flags)
 		if (e && !err)
 			err = e;
 	}
+	/* The writer's last slots: the spills are whole from here. */
+	err = rec_io_flush() ?: err;
 	for (cpu = 0; cpu < rec.nr_cpus; cpu++)
 		rec_render_stats(cpu);
 	err = rec_write_file(path, flags & REC_W_NOLOCK) ?: err;
@@ -984,6 +1257,8 @@ static int rec_thread_init(void)
 	err = rec_spills_open();
 	if (err || !rec.own_table)
 		rec_spills_close();
+	if (!err)
+		rec_io_start();
 	return err;
 }
 
@@ -1030,7 +1305,7 @@ static void rec_sleep_on_buffer(void)
 	int ms;
 
 	/* Armed again after the load, so that no wake falls in between. */
-	if (!rec_move_half_full(&ms) && !rec_has_work())
+	if (!rec_move_half_full(&ms, false) && !rec_has_work())
 		ring_buffer_wait_sleep(rec.buffer, seq, ms);
 }
 
@@ -1066,8 +1341,10 @@ static void *rec_thread_fn(void *arg)
 			rec_dump_now();
 		busy = rec.cfg.mode == USTRACE_RECORD_PRODUCER_CONSUMER && rec.own_table &&
 		       __atomic_load_n(&rec.state, __ATOMIC_ACQUIRE) == REC_ON &&
-		       rec_move_half_full(&ms);
+		       rec_move_half_full(&ms, busy);
 	}
+	if (!err)
+		rec_io_stop();
 	rec_spills_close();
 	return NULL;
 }
