@@ -1639,66 +1639,18 @@ static bool insn_eval(const struct filter_insn *in, const unsigned char *rec, un
 	return num_test(in->op, a, in->val) ^ in->not;
 }
 
-/*
- * Run the steps of @filter from the one at byte offset @i on a record of
- * @len bytes (at least @filter->min_len): every step, the calls too.
- */
+bool event_filter_insn_eval(const struct filter_insn *in, const unsigned char *rec,
+			    unsigned int len)
+{
+	return insn_eval(in, rec, len);
+}
+
+/* Every step from the one at byte offset @i on, the calls too (filter_steps()). */
 __attribute__((__noinline__)) bool event_filter_run_from(const struct event_filter *filter,
 							 const unsigned char *rec,
 							 unsigned int len, unsigned int i)
 {
-	const char *steps = (const char *)filter->steps;
-	unsigned int end = filter->nr * (unsigned int)sizeof(*filter->steps), loc, off, n;
-	const struct filter_step *st;
-	unsigned long long a;
-	bool r;
-
-	/* Targets only go forward: at most @nr steps. */
-	do {
-		st = (const struct filter_step *)(steps + i);
-		switch (st->code) {
-		STEP_LOAD(FS_U8, uint8_t);
-		STEP_LOAD(FS_S8, int8_t);
-		STEP_LOAD(FS_U16, uint16_t);
-		STEP_LOAD(FS_S16, int16_t);
-		STEP_LOAD(FS_U32, uint32_t);
-		STEP_LOAD(FS_S32, int32_t);
-		STEP_LOAD(FS_U64, uint64_t);
-		STEP_LOAD(FS_S64, int64_t);
-		case FS_CPU:
-			a = (unsigned long long)(long long)sched_getcpu();
-			goto range;
-		STEP_BAND(FS_BAND8, uint8_t);
-		STEP_BAND(FS_BAND16, uint16_t);
-		STEP_BAND(FS_BAND32, uint32_t);
-		STEP_BAND(FS_BAND64, uint64_t);
-		case FS_DLOC_EQ:
-			loc = LOAD(uint32_t, rec, st->offset);
-			off = (loc & 0xffff) + st->str.rel;
-			n = loc >> 16;
-			if (unlikely(off > len || n > len - off)) {
-				/* Out of the record: the predicate fails, "!=" too. */
-				i = st->jump[st->not];
-				continue;
-			}
-			r = str_equal(st, (const char *)rec + off, n);
-			break;
-		case FS_STR_EQ:
-			r = str_equal(st, (const char *)rec + st->offset, st->str.rel);
-			break;
-		case FS_GOTO:
-			i = st->jump[0];
-			continue;
-		default:
-			r = insn_eval(st->insn, rec, len) ^ st->not;
-			break;
-		}
-		STEP_NEXT(st, r);
-		continue;
-range:
-		STEP_NEXT(st, a + st->num.bias <= st->num.span);
-	} while (i < end);
-	return i == end;
+	return filter_steps(filter, rec, len, i, true);
 }
 
 /**

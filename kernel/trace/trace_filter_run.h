@@ -10,6 +10,7 @@
 #ifndef _USTRACE_KERNEL_TRACE_TRACE_FILTER_RUN_H
 #define _USTRACE_KERNEL_TRACE_TRACE_FILTER_RUN_H
 
+#include <sched.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
@@ -163,24 +164,29 @@ static __always_inline bool str_equal(const struct filter_step *st, const char *
 bool event_filter_run_from(const struct event_filter *filter, const unsigned char *rec,
 			   unsigned int len, unsigned int i);
 
+/* The interpreter's instruction of a step the steps do not cover (trace_events_filter.c). */
+bool event_filter_insn_eval(const struct filter_insn *in, const unsigned char *rec,
+			    unsigned int len);
+
 /*
- * Run the steps of @filter (which has some) on a record of @len bytes.
- * Inline in the commit and in event_filter_match(): the steps that need
- * no call run here, and the first that does (the CPU, the
- * interpreter's) hands the rest to event_filter_run_from(), so that this
- * loop keeps its values in registers that need no saving.
+ * The steps of @filter from byte offset @i on, a record of @len bytes (at
+ * least @filter->min_len).  With @calls false (a constant), the first
+ * step that needs a call (the CPU, the interpreter's) hands the rest to
+ * event_filter_run_from(), so that the loop inlined in the commit keeps
+ * its values in registers that need no saving; with @calls true (that
+ * function) every step runs here.  Targets only go forward: at most
+ * @filter->nr steps.
  */
-static __always_inline bool filter_run(const struct event_filter *filter,
-				       const unsigned char *rec, unsigned int len)
+static __always_inline bool filter_steps(const struct event_filter *filter,
+					 const unsigned char *rec, unsigned int len,
+					 unsigned int i, bool calls)
 {
 	const char *steps = (const char *)filter->steps;
-	unsigned int end = filter->nr * (unsigned int)sizeof(*filter->steps), i = 0, loc, off, n;
+	unsigned int end = filter->nr * (unsigned int)sizeof(*filter->steps), loc, off, n;
 	const struct filter_step *st;
 	unsigned long long a;
 	bool r;
 
-	if (unlikely(len < filter->min_len))
-		return false;
 	do {
 		st = (const struct filter_step *)(steps + i);
 		switch (st->code) {
@@ -201,6 +207,7 @@ static __always_inline bool filter_run(const struct event_filter *filter,
 			off = (loc & 0xffff) + st->str.rel;
 			n = loc >> 16;
 			if (unlikely(off > len || n > len - off)) {
+				/* Out of the record: the predicate fails, "!=" too. */
 				i = st->jump[st->not];
 				continue;
 			}
@@ -213,8 +220,15 @@ static __always_inline bool filter_run(const struct event_filter *filter,
 			i = st->jump[0];
 			continue;
 		case FS_CPU:
+			if (!calls)
+				return event_filter_run_from(filter, rec, len, i);
+			a = (unsigned long long)(long long)sched_getcpu();
+			goto range;
 		case FS_INSN:
-			return event_filter_run_from(filter, rec, len, i);
+			if (!calls)
+				return event_filter_run_from(filter, rec, len, i);
+			r = event_filter_insn_eval(st->insn, rec, len) ^ st->not;
+			break;
 		default:
 			/* No other code: no bounds check before the jump table. */
 			__builtin_unreachable();
@@ -225,6 +239,18 @@ range:
 		STEP_NEXT(st, a + st->num.bias <= st->num.span);
 	} while (i < end);
 	return i == end;
+}
+
+/*
+ * Run the steps of @filter (which has some) on a record of @len bytes.
+ * Inline in the commit and in event_filter_match().
+ */
+static __always_inline bool filter_run(const struct event_filter *filter,
+				       const unsigned char *rec, unsigned int len)
+{
+	if (unlikely(len < filter->min_len))
+		return false;
+	return filter_steps(filter, rec, len, 0, false);
 }
 
 /*
