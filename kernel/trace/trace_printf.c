@@ -29,6 +29,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -628,20 +629,112 @@ static size_t parse_spec(const char *f, struct spec *sp, va_list *ap)
 	return (size_t)(p - f);
 }
 
+/* @v in base 10 or 16 (@upper: A-F), to the left of @end. */
+static char *fmt_unsigned(char *end, unsigned long long v, unsigned int base, bool upper)
+{
+	const char *digits = upper ? "0123456789ABCDEF" : "0123456789abcdef";
+	char *p = end;
+
+	do {
+		*--p = digits[v % base];
+		v /= base;
+	} while (v);
+	return p;
+}
+
+/*
+ * The plain conversions most TP_printk()s are made of, without
+ * vsnprintf() (which sets up a stream for each call): %d, %i, %u, %x,
+ * %X of an int, a long or a long long, %s and %c, with no flag, width or
+ * precision.  The same text as printf's.  Return: false, with nothing
+ * taken from @ap, for anything else.
+ */
+static bool out_plain(struct out *o, const struct spec *sp, va_list *ap)
+{
+	const char *l = sp->length, *str;
+	unsigned long long v;
+	char num[24], *p;
+	bool neg = false;
+	int size;
+
+	if (sp->flags[0] || sp->width >= 0 || sp->prec >= 0)
+		return false;
+	if (!l[0])
+		size = 0;		/* int */
+	else if ((l[0] == 'l' && !l[1]) || ((l[0] == 'z' || l[0] == 'Z' || l[0] == 't') && !l[1]))
+		size = 1;		/* long */
+	else if ((l[0] == 'l' && l[1] == 'l') || l[0] == 'L' || l[0] == 'q' || l[0] == 'j')
+		size = 2;		/* long long */
+	else
+		return false;		/* h, hh: printf converts to short or char */
+	switch (sp->conv) {
+	case 's':
+		if (size)
+			return false;
+		str = va_arg(*ap, const char *);
+		if (!str)
+			str = "(null)";
+		out_mem(o, str, strlen(str));
+		return true;
+	case 'c':
+		if (size)
+			return false;
+		out_c(o, (char)va_arg(*ap, int));
+		return true;
+	case 'd': case 'i': {
+		long long sv = size == 2 ? va_arg(*ap, long long) :
+			       size == 1 ? va_arg(*ap, long) : va_arg(*ap, int);
+
+		neg = sv < 0;
+		v = neg ? -(unsigned long long)sv : (unsigned long long)sv;
+		break;
+	}
+	case 'u': case 'x': case 'X':
+		v = size == 2 ? va_arg(*ap, unsigned long long) :
+		    size == 1 ? va_arg(*ap, unsigned long) : va_arg(*ap, unsigned int);
+		break;
+	default:
+		return false;
+	}
+	p = fmt_unsigned(num + sizeof(num), v, sp->conv == 'x' || sp->conv == 'X' ? 16 : 10,
+			 sp->conv == 'X');
+	if (neg)
+		*--p = '-';
+	out_mem(o, p, (size_t)(num + sizeof(num) - p));
+	return true;
+}
+
 /* One C conversion, its argument taken with the type its length says. */
 static void out_conv(struct out *o, const struct spec *sp, va_list *ap)
 {
 	const char *l = sp->length;
-	char f[64];
-	int n;
+	char f[64], num[16], *p;
+	size_t n, k;
 
+	if (out_plain(o, sp, ap))
+		return;
 	/* The format again, with the widths '*' took as numbers. */
-	n = snprintf(f, sizeof(f), "%%%s", sp->flags);
-	if (sp->width >= 0)
-		n += snprintf(f + n, sizeof(f) - (size_t)n, "%d", sp->width);
-	if (sp->prec >= 0)
-		n += snprintf(f + n, sizeof(f) - (size_t)n, ".%d", sp->prec);
-	snprintf(f + n, sizeof(f) - (size_t)n, "%s%c", l, sp->conv);
+	f[0] = '%';
+	n = 1;
+	k = strlen(sp->flags);
+	memcpy(f + n, sp->flags, k);
+	n += k;
+	if (sp->width >= 0) {
+		p = fmt_unsigned(num + sizeof(num), (unsigned int)sp->width, 10, false);
+		memcpy(f + n, p, (size_t)(num + sizeof(num) - p));
+		n += (size_t)(num + sizeof(num) - p);
+	}
+	if (sp->prec >= 0) {
+		f[n++] = '.';
+		p = fmt_unsigned(num + sizeof(num), (unsigned int)sp->prec, 10, false);
+		memcpy(f + n, p, (size_t)(num + sizeof(num) - p));
+		n += (size_t)(num + sizeof(num) - p);
+	}
+	k = strlen(l);
+	memcpy(f + n, l, k);
+	n += k;
+	f[n++] = sp->conv;
+	f[n] = '\0';
 
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"

@@ -21,7 +21,6 @@
  *
  * USTRACE_BENCH_EVENTS sets N (default 1,000,000).
  */
-#include <dirent.h>
 #include <sched.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -29,7 +28,6 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include <sys/stat.h>
 
 #include <linux/ring_buffer.h>
 #include <linux/trace.h>
@@ -41,32 +39,31 @@
 #include "bench_harness.h"
 
 /*
- * KiB of memory the buffer's memfd holds (st_blocks): the pages writers
- * touched, whoever maps them.  (Its mapping is a larger address-space
- * reservation, MAP_NORESERVE, that costs nothing until touched.)
+ * KiB of memory the buffer's memfd holds in this process: the resident
+ * size of its mappings (/proc/self/smaps), the pages writers touched.
+ * (The mapping is a larger address-space reservation, MAP_NORESERVE, that
+ * costs nothing until touched; the descriptor itself is not kept open
+ * outside system mode.)
  */
 static unsigned long buffer_memory_kib(void)
 {
-	unsigned long total = 0;
-	char path[300], target[256];
-	struct dirent *de;
-	struct stat st;
-	DIR *dir = opendir("/proc/self/fd");
+	unsigned long total = 0, kb;
+	bool ours = false;
+	char line[512];
+	FILE *f = fopen("/proc/self/smaps", "r");
 
-	if (!dir)
+	if (!f)
 		return 0;
-	while ((de = readdir(dir))) {
-		ssize_t len;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long start, end;
 
-		snprintf(path, sizeof(path), "/proc/self/fd/%s", de->d_name);
-		len = readlink(path, target, sizeof(target) - 1);
-		if (len <= 0)
-			continue;
-		target[len] = '\0';
-		if (strstr(target, "memfd:ustrace-ring-buffer") && !stat(path, &st))
-			total += (unsigned long)st.st_blocks / 2;
+		/* A mapping's first line: "start-end perms offset dev inode [name]". */
+		if (sscanf(line, "%lx-%lx ", &start, &end) == 2)
+			ours = strstr(line, "memfd:ustrace-ring-buffer") != NULL;
+		else if (ours && sscanf(line, "Rss: %lu kB", &kb) == 1)
+			total += kb;
 	}
-	closedir(dir);
+	fclose(f);
 	return total;
 }
 

@@ -7,6 +7,8 @@
  * /sys/kernel/tracing/trace shows for the default options.
  */
 #include <errno.h>
+#include <limits.h>
+#include <stddef.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdint.h>
@@ -428,10 +430,47 @@ static void test_render_rate(void)
 	fclose(null);
 }
 
+/*
+ * TP_printk()'s C conversions (trace_event_printf()) print what printf
+ * prints: the plain ones it formats itself (%d %i %u %x %X of int, long,
+ * long long; %s, %c) at their limits, and those it hands to vsnprintf()
+ * (flags, widths, precisions, h and hh) around them.
+ */
+#define EXPECT_PRINTF(fmt, ...) do {					\
+	char __want[256];						\
+	struct trace_seq *__s = malloc(sizeof(*__s));			\
+									\
+	ASSERT_TRUE(__s != NULL);					\
+	trace_seq_init(__s);						\
+	snprintf(__want, sizeof(__want), fmt, __VA_ARGS__);		\
+	trace_event_printf(__s, fmt, __VA_ARGS__);			\
+	EXPECT_STREQ(__want, __s->buffer);				\
+	free(__s);							\
+} while (0)
+
+static void test_printf_conversions(void)
+{
+	const char *volatile null = NULL;
+
+	EXPECT_PRINTF("a=%d b=%d c=%d comm=%s", 1, -2, 42, "bench-thread-xy");
+	EXPECT_PRINTF("%d %d %d", INT_MIN, INT_MAX, 0);
+	EXPECT_PRINTF("%i %u %x %X", -1, 4294967295u, 0xdeadbeefu, 0xabcdefu);
+	EXPECT_PRINTF("%ld %lu %lx", LONG_MIN, ULONG_MAX, (unsigned long)-1);
+	EXPECT_PRINTF("%lld %llu %llX %Lu", LLONG_MIN, ULLONG_MAX, 0x1234567890abcdefull,
+		      (unsigned long long)7);
+	EXPECT_PRINTF("%zd %zu %td %jd %qd", (ssize_t)-5, (size_t)-1, (ptrdiff_t)-7,
+		      (intmax_t)INT64_MIN, (long long)-9);
+	EXPECT_PRINTF("[%s] [%c] [%s]", "", 'x', null);
+	EXPECT_PRINTF("%hd %hu %hhd %hhx", 70000, 70000, 300, 0x1ff);
+	EXPECT_PRINTF("%5d|%-5d|%05d|%+d|% d|%#x|%.3d", 42, 42, 42, 42, 42, 42, 7);
+	EXPECT_PRINTF("%*d|%-*d|%.*s|%10s|%-3c|", 6, -3, 4, 5, 2, "abcdef", "r", 'q');
+	EXPECT_PRINTF("100%% %d%s", 3, "%");
+}
+
 int main(void)
 {
 	ksft_print_header();
-	ksft_set_plan(8);
+	ksft_set_plan(9);
 	KSFT_RUN(test_header_empty);
 	KSFT_RUN(test_trace_one_thread);
 	KSFT_RUN(test_cmdline);
@@ -440,5 +479,6 @@ int main(void)
 	KSFT_RUN(test_trace_threads);
 	KSFT_RUN(test_lost_events);
 	KSFT_RUN(test_render_rate);
+	KSFT_RUN(test_printf_conversions);
 	ksft_finished();
 }

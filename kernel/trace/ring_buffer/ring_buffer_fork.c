@@ -453,14 +453,16 @@ bool rb_reap(char *hdr, char *region, u32 slot, u64 w, u32 end, u32 want)
 {
 	struct rb_cpu_meta *meta = (struct rb_cpu_meta *)region;
 	u64 *sw = &rb_slots(region)[slot], dead = 0, live = 0, w2;
-	u32 page = rb_slot_page(w), at = 0, bytes = 0, clean = 0, n = 0, ext = 0;
-	u32 me = (u32)getpid();
+	u32 page = rb_slot_page(w), at = 0, bytes = 0, clean = 0, n = 0, ext = 0, me;
 	u32 offs[RB_REAP_MAX], sizes[RB_REAP_MAX];
 	bool done = false;
 	u32 *data;
 
-	if (end > RB_DATA_SIZE || rb_slot_committed(w) >= want || page >= RB_MAX_PAGES ||
-	    !rb_reap_lock(meta, me))
+	if (end > RB_DATA_SIZE || rb_slot_committed(w) >= want || page >= RB_MAX_PAGES)
+		return false;
+	/* A system call: not for the reads that find nothing to reap (every peek of an idle CPU). */
+	me = (u32)getpid();
+	if (!rb_reap_lock(meta, me))
 		return false;
 	data = rb_page_data(region, page);
 	/*
