@@ -28,9 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#if __has_include(<sys/rseq.h>)
-# include <sys/rseq.h>
-#endif
+#include "bench_rseq.h"
 
 #include <linux/ring_buffer.h>
 #include <linux/trace_events.h>
@@ -80,16 +78,7 @@ int main(int argc, char **argv)
 	if (argc == 3 && !strcmp(argv[1], "--callgrind")) {
 		long n = atol(argv[2]);
 
-#if defined(__GLIBC__) && __has_include(<sys/rseq.h>) && \
-	(__GLIBC__ > 2 || __GLIBC_MINOR__ >= 35)
-		if (!__rseq_size) {
-			struct rseq *rs = (struct rseq *)((char *)__builtin_thread_pointer() +
-							  __rseq_offset);
-
-			rs->cpu_id_start = 0;
-			rs->cpu_id = 0;
-		}
-#endif
+		bench_rseq_for_valgrind();
 		loop_events(n);
 		loop_empty(n);
 		trace_set_clr_event(NULL, NULL, 0);

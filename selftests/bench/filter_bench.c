@@ -29,9 +29,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#if __has_include(<sys/rseq.h>)
-# include <sys/rseq.h>
-#endif
+#include "bench_rseq.h"
 
 #include <linux/ring_buffer.h>
 #include <linux/trace_events.h>
@@ -137,16 +135,7 @@ static int set_filter(struct trace_event_call *call, unsigned int i)
 /* --callgrind N: each case's N events from its own loop function. */
 static int callgrind_runs(struct trace_event_call *call, long n)
 {
-#if defined(__GLIBC__) && __has_include(<sys/rseq.h>) && \
-	(__GLIBC__ > 2 || __GLIBC_MINOR__ >= 35)
-	if (!__rseq_size) {
-		struct rseq *rs = (struct rseq *)((char *)__builtin_thread_pointer() +
-						  __rseq_offset);
-
-		rs->cpu_id_start = 0;
-		rs->cpu_id = 0;
-	}
-#endif
+	bench_rseq_for_valgrind();
 	for (unsigned int i = 0; i < NR_RUNS; i++) {
 		if (set_filter(call, i))
 			return 1;

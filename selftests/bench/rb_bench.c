@@ -43,9 +43,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#if __has_include(<sys/rseq.h>)
-# include <sys/rseq.h>
-#endif
+#include "bench_rseq.h"
 
 #include <linux/ring_buffer.h>
 #include <linux/trace_clock.h>
@@ -245,16 +243,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	if (argc == 3 && !strcmp(argv[1], "--callgrind")) {
-#if defined(__GLIBC__) && __has_include(<sys/rseq.h>) && \
-	(__GLIBC__ > 2 || __GLIBC_MINOR__ >= 35)
-		if (!__rseq_size) {
-			struct rseq *rs = (struct rseq *)((char *)__builtin_thread_pointer() +
-							  __rseq_offset);
-
-			rs->cpu_id_start = 0;
-			rs->cpu_id = 0;
-		}
-#endif
+		bench_rseq_for_valgrind();
 		n = atol(argv[2]);
 		loop_events(n);
 		loop_empty(n);
