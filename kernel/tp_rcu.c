@@ -380,16 +380,12 @@ static void tp_rcu_fork_child(void)
 		for (i = 0; i < c->nr; i++) {
 			struct tp_rcu_slot *s = &c->slots[i];
 
-			if (s == self || !s->in_use)
+			if (s == self)
 				continue;
 			__atomic_store_n(&s->r.ctr, 0, __ATOMIC_RELAXED);
 			s->in_use = false;
-		}
-		for (i = 0; i < c->nr; i++) {
-			if (!c->slots[i].in_use) {
-				c->slots[i].next_free = tp_rcu_free;
-				tp_rcu_free = &c->slots[i];
-			}
+			s->next_free = tp_rcu_free;
+			tp_rcu_free = s;
 		}
 	}
 	/* Only this thread counted: the others' unslotted sections are gone. */

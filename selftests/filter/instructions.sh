@@ -34,25 +34,19 @@ tap_begin filter-instructions
 profiled=no
 cg_profile filter "$bench" --callgrind "$n" && profiled=yes
 
-t_match() {
+# t_diff LOOP BASE MAX WHAT: Ir(LOOP) - Ir(BASE) per event, at most MAX.
+t_diff() {
 	local got
 
 	[ "$profiled" = yes ] || { cat "$tmp/filter.why"; return 1; }
-	got=$(cg_diff "$tmp/filter.incl" loop_match loop_empty "$n")
-	[ "$got" != - ] || { echo "loop_match/loop_empty not in the profile"; return 1; }
-	echo "instructions per event_filter_match(): $got (at most $max_match)"
-	[ "$got" -le "$max_match" ]
+	got=$(cg_diff "$tmp/filter.incl" "$1" "$2" "$n")
+	[ "$got" != - ] || { echo "$1/$2 not in the profile"; return 1; }
+	echo "$4: $got (at most $3)"
+	[ "$got" -le "$3" ]
 }
-check "event_filter_match() of three predicates costs at most $max_match instructions" t_match
-
-t_pass() {
-	local got
-
-	[ "$profiled" = yes ] || { cat "$tmp/filter.why"; return 1; }
-	got=$(cg_diff "$tmp/filter.incl" loop_pass loop_unfiltered "$n")
-	[ "$got" != - ] || { echo "loop_pass/loop_unfiltered not in the profile"; return 1; }
-	echo "instructions of a filtered event that passes, over unfiltered: $got (at most $max_pass)"
-	[ "$got" -le "$max_pass" ]
-}
-check "a filtered event that passes costs at most $max_pass instructions more than unfiltered" t_pass
+check "event_filter_match() of three predicates costs at most $max_match instructions" \
+	t_diff loop_match loop_empty "$max_match" "instructions per event_filter_match()"
+check "a filtered event that passes costs at most $max_pass instructions more than unfiltered" \
+	t_diff loop_pass loop_unfiltered "$max_pass" \
+	"instructions of a filtered event that passes, over unfiltered"
 tap_end
