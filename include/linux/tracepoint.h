@@ -223,13 +223,26 @@ static void __ustrace_tracepoint_object_exit(void)
  * @data_proto: the probe prototype (void *__data, proto)
  * @data_args:  the probe arguments (__data, args)
  *
- * The probe loop lives in a static noinline function so that a site is
- * only the static-key test and a call.
+ * The probes run from a static noinline function so that a site is only
+ * the static-key test and a call.  One probe, the common case, is called
+ * from it directly; several by __ustrace_do_all_<name>(), which finds the
+ * array in the probe's data argument: the arguments are then live across
+ * one call only.
  */
 # define __DECLARE_TRACE(name, call, proto, args, cond, data_proto, data_args) \
 	extern struct tracepoint __tracepoint_##name;			\
 	static const char __ustrace_signature_##name[]			\
 		__attribute__((__unused__)) = __stringify(proto);	\
+	static __attribute__((__noinline__, __unused__)) void		\
+	__ustrace_do_all_##name(data_proto)				\
+	{								\
+		struct tracepoint_func *__it = (struct tracepoint_func *)__data; \
+									\
+		do {							\
+			__data = __it->data;				\
+			((void (*)(data_proto))(__it->func))(data_args); \
+		} while ((++__it)->func);				\
+	}								\
 	static __attribute__((__noinline__, __unused__)) void		\
 	__ustrace_do_##name(proto)					\
 	{								\
@@ -243,11 +256,14 @@ static void __ustrace_tracepoint_object_exit(void)
 			return;						\
 		__it = __atomic_load_n(&__tracepoint_##name.funcs,	\
 				       __ATOMIC_CONSUME);		\
-		if (__it) {						\
-			do {						\
-				void *__data = __it->data;		\
-				((void (*)(data_proto))(__it->func))(data_args); \
-			} while ((++__it)->func);			\
+		if (__builtin_expect(__it && !__it[1].func, 1)) {	\
+			void *__data = __it->data;			\
+									\
+			((void (*)(data_proto))(__it->func))(data_args); \
+		} else if (__it) {					\
+			void *__data = __it;				\
+									\
+			__ustrace_do_all_##name(data_args);		\
 		}							\
 		__ustrace_tp_rcu_exit(__r);				\
 	}								\

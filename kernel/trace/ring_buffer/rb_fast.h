@@ -105,10 +105,13 @@ rb_reserve_fast(struct trace_buffer *buffer, unsigned long length, unsigned long
 	char *region;
 	u32 *ev;
 
-	/* Recording off or disabled, or RB_BUFFER_SLOW. */
+	/*
+	 * Recording off or disabled, or RB_BUFFER_SLOW (which includes a
+	 * local clock that is not the TSC); an empty event (its size is
+	 * that of a one-byte one: the generic path's) or a larger one.
+	 */
 	if (unlikely(__atomic_load_n(&buffer->record_disabled, __ATOMIC_RELAXED) ||
-		     length > max ||
-		     __atomic_load_n(&tc_scale.mode, __ATOMIC_ACQUIRE) != TC_TSC))
+		     length - 1 >= max))
 		return NULL;
 	cpu = rb_rseq_cpu();
 	if (unlikely(cpu >= buffer->nr_cpus))
@@ -118,7 +121,8 @@ rb_reserve_fast(struct trace_buffer *buffer, unsigned long length, unsigned long
 	meta = (struct rb_cpu_meta *)region;
 	if (unlikely(__atomic_load_n(&meta->record_disabled, __ATOMIC_RELAXED)))
 		return NULL;
-	evsize = rb_data_event_size(length);
+	evsize = max <= RB_MAX_SMALL_DATA ? (u32)(length + RB_EVNT_HDR_SIZE + 3) & ~3u :
+					    rb_data_event_size(length);
 	/*
 	 * Torn reads are fine: the cmpxchg compares both words.  The clock
 	 * is read after the tail, so that it is later than the tail's time

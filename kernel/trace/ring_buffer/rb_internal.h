@@ -93,7 +93,8 @@ struct trace_buffer {
 	/*
 	 * Recording off (RB_BUFFER_OFF), disable counts, and RB_BUFFER_SLOW
 	 * while the writers' fast path does not apply (a clock other than
-	 * the local one, absolute time stamps): the fast path tests one word.
+	 * the local one, absolute time stamps, a local clock that is not the
+	 * TSC): the fast path tests one word.
 	 */
 	int record_disabled;
 	bool clock_local;

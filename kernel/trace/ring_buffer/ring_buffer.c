@@ -1424,6 +1424,21 @@ static void rb_fill_header(struct trace_buffer *buffer)
 	h->flags = buffer->flags;
 }
 
+/*
+ * Under buffer->mutex (or before the buffer is anyone else's).  The
+ * local clock is the scaled TSC for good once it was first read
+ * (trace_clock.c): where it is CLOCK_MONOTONIC the fast path never
+ * applies, and says so in the same word.
+ */
+static void rb_update_fast(struct trace_buffer *buffer)
+{
+	if (buffer->clock_local && !buffer->time_stamp_abs &&
+	    __atomic_load_n(&tc_scale.mode, __ATOMIC_ACQUIRE) == TC_TSC)
+		__atomic_and_fetch(&buffer->record_disabled, ~RB_BUFFER_SLOW, __ATOMIC_SEQ_CST);
+	else
+		__atomic_or_fetch(&buffer->record_disabled, RB_BUFFER_SLOW, __ATOMIC_SEQ_CST);
+}
+
 /**
  * ring_buffer_alloc - allocate a ring buffer
  * @size: bytes of event data per CPU, rounded up to whole pages (at least 2)
@@ -1472,6 +1487,7 @@ struct trace_buffer *ring_buffer_alloc(unsigned long size, unsigned flags)
 	rb_fill_header(buffer);
 	rb_sharers_init(buffer);
 	now = trace_clock_local();
+	rb_update_fast(buffer);
 	for (unsigned int cpu = 0; cpu < buffer->nr_cpus; cpu++) {
 		struct ring_buffer_per_cpu *cpu_buffer = &buffer->cpus[cpu];
 		char *region = rb_region(buffer, cpu);
@@ -1607,14 +1623,6 @@ void ring_buffer_record_enable_cpu(struct trace_buffer *buffer, int cpu)
  * Time
  */
 
-/* Under buffer->mutex. */
-static void rb_update_fast(struct trace_buffer *buffer)
-{
-	if (buffer->clock_local && !buffer->time_stamp_abs)
-		__atomic_and_fetch(&buffer->record_disabled, ~RB_BUFFER_SLOW, __ATOMIC_SEQ_CST);
-	else
-		__atomic_or_fetch(&buffer->record_disabled, RB_BUFFER_SLOW, __ATOMIC_SEQ_CST);
-}
 
 /**
  * ring_buffer_set_clock - the clock events are stamped with
