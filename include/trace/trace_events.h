@@ -87,6 +87,34 @@ static inline unsigned int __ustrace_str_len_copy(const char *s, size_t len, siz
 	return (unsigned int)(n < reserved ? n : reserved - 1);
 }
 
+/*
+ * Copy the @n bytes of a string field.  The short ones, the common case
+ * (names), take two overlapping 8-byte or 4-byte moves inline, where a
+ * call to memcpy() cost more than the copy: never a byte outside
+ * [@src, @src + @n) read or outside [@dst, @dst + @n) written.
+ */
+static inline __attribute__((__always_inline__)) void
+__ustrace_copy_str(char *dst, const char *src, unsigned int n)
+{
+	if (__builtin_expect(n - 8 <= 8, 1)) {
+		unsigned long long a, b;
+
+		__builtin_memcpy(&a, src, 8);
+		__builtin_memcpy(&b, src + n - 8, 8);
+		__builtin_memcpy(dst, &a, 8);
+		__builtin_memcpy(dst + n - 8, &b, 8);
+	} else if (n - 4 <= 3) {
+		unsigned int a, b;
+
+		__builtin_memcpy(&a, src, 4);
+		__builtin_memcpy(&b, src + n - 4, 4);
+		__builtin_memcpy(dst, &a, 4);
+		__builtin_memcpy(dst + n - 4, &b, 4);
+	} else {
+		memcpy(dst, src, n);
+	}
+}
+
 /* The bytes of a __vstring(): the text and its NUL, at most TRACE_EVENT_STR_MAX. */
 static inline __attribute__((__format__(__printf__, 1, 0))) int
 __ustrace_vstr_len(const char *fmt, va_list *va)

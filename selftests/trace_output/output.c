@@ -467,10 +467,58 @@ static void test_printf_conversions(void)
 	EXPECT_PRINTF("100%% %d%s", 3, "%");
 }
 
+/*
+ * A __string() field of every length from 0 to 40 bytes, through the
+ * probe's copy (short strings are copied inline, by overlapping moves):
+ * the trace_pipe text shows each string whole, and nothing of its
+ * neighbours in memory.
+ */
+static void test_string_lengths(void)
+{
+	char src[64 + 41], want[128], *pipe, *p;
+	int i, n;
+	ssize_t ret;
+
+	if (pin_cpu0())
+		SKIP("sched_setaffinity: %s", strerror(errno));
+	reset_global();
+	ASSERT_EQ(0, trace_set_clr_event("to_test", "to_value", 1));
+	/* Each string sits between bytes that must not be copied. */
+	memset(src, '#', sizeof(src));
+	for (n = 0; n <= 40; n++) {
+		char *s = src + 32;
+
+		for (i = 0; i < n; i++)
+			s[i] = (char)('a' + (i + n) % 26);
+		s[n] = '\0';
+		trace_to_value(n, s);
+		s[n] = '#';
+	}
+	pipe = capture(trace_print_pipe, &ret);
+	ASSERT_TRUE(pipe != NULL);
+	p = pipe;
+	for (n = 0; n <= 40; n++) {
+		char *line = strstr(p, "to_value: "), *end;
+
+		ASSERT_TRUE(line != NULL);
+		end = strchr(line, '\n');
+		ASSERT_TRUE(end != NULL);
+		i = snprintf(want, sizeof(want), "to_value: v=%d who=", n);
+		for (int k = 0; k < n; k++)
+			want[i + k] = (char)('a' + (k + n) % 26);
+		want[i + n] = '\0';
+		*end = '\0';
+		EXPECT_STREQ(want, line);
+		p = end + 1;
+	}
+	free(pipe);
+	trace_set_clr_event("to_test", "to_value", 0);
+}
+
 int main(void)
 {
 	ksft_print_header();
-	ksft_set_plan(9);
+	ksft_set_plan(10);
 	KSFT_RUN(test_header_empty);
 	KSFT_RUN(test_trace_one_thread);
 	KSFT_RUN(test_cmdline);
@@ -480,5 +528,6 @@ int main(void)
 	KSFT_RUN(test_lost_events);
 	KSFT_RUN(test_render_rate);
 	KSFT_RUN(test_printf_conversions);
+	KSFT_RUN(test_string_lengths);
 	ksft_finished();
 }

@@ -127,7 +127,7 @@
 #define __ustrace_assign_measured(str, len, src)			\
 	do {								\
 		unsigned int __len = (len) - 1;				\
-		memcpy((str), (src), __len);				\
+		__ustrace_copy_str((str), (src), __len);		\
 		(str)[__len] = '\0';					\
 	} while (0)
 #undef __assign_str
