@@ -311,13 +311,15 @@ static inline void *trace_event_buffer_reserve(struct trace_event_buffer *fbuffe
  */
 static inline void trace_event_buffer_commit(struct trace_event_buffer *fbuffer)
 {
-	if (__builtin_expect(fbuffer->commit_word != NULL, 1)) {
+	uint64_t *word = fbuffer->commit_word;
+
+	if (__builtin_expect(word != NULL, 1)) {
 		uint32_t *hdr = (uint32_t *)fbuffer->entry - 1;
+		uint64_t add = fbuffer->commit_add;
 
 		__atomic_store_n(hdr, __atomic_load_n(hdr, __ATOMIC_RELAXED) &
 				 USTRACE_RB_HDR_KEEP, __ATOMIC_RELAXED);
-		__atomic_add_fetch(fbuffer->commit_word, fbuffer->commit_add,
-				   __ATOMIC_RELEASE);
+		__atomic_add_fetch(word, add, __ATOMIC_RELEASE);
 	} else {
 		__ustrace_event_buffer_commit(fbuffer);
 	}

@@ -127,8 +127,10 @@
 #define __ustrace_assign_measured(str, len, src)			\
 	do {								\
 		unsigned int __len = (len) - 1;				\
-		__ustrace_copy_str((str), (src), __len);		\
-		(str)[__len] = '\0';					\
+		char *__str = (str);					\
+									\
+		__ustrace_copy_str(__str, (src), __len);		\
+		__str[__len] = '\0';					\
 	} while (0)
 #undef __assign_str
 #define __assign_str(dst, ...)						\
