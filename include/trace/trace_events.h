@@ -235,7 +235,30 @@ __ustrace_vstr_fill(char *dst, int size, const char *fmt, va_list *va)
 #define TP_fast_assign(...)	__VA_ARGS__
 
 /* Only <trace/define_trace.h> says which header to read. */
-#ifdef TRACE_INCLUDE
+#if defined(TRACE_INCLUDE) && defined(__cplusplus)
+
+/*
+ * The stages generate C (designated initializers in any order, casts from
+ * void *, ...), as the kernel's do: in a C++ file that defines
+ * CREATE_TRACE_POINTS, each event class says where its events are defined
+ * instead, in one error, and nothing else is generated.  C++ fires the
+ * events of a header defined in a C file (Documentation/trace/events.rst,
+ * "C++").
+ */
+#undef DECLARE_EVENT_CLASS
+#define DECLARE_EVENT_CLASS(call, proto, args, tstruct, assign, print)	\
+	static_assert(sizeof(#call) == 0, "ustrace: the events of " #call \
+		      " are defined in C: include their trace header with "	\
+		      "CREATE_TRACE_POINTS from a .c file, and from C++ without it");
+#undef DEFINE_EVENT
+#define DEFINE_EVENT(template, name, proto, args)
+#undef DEFINE_EVENT_PRINT
+#define DEFINE_EVENT_PRINT(template, name, proto, args, print)
+
+#define TRACE_HEADER_MULTI_READ
+#include TRACE_INCLUDE(TRACE_INCLUDE_FILE)
+
+#elif defined(TRACE_INCLUDE)
 
 /*
  * The prototypes name arguments that a stage may not use; the rest of the
