@@ -70,6 +70,14 @@ static unsigned int nr_event_calls, max_event_calls;
 static char **event_id_names;
 static unsigned int nr_event_ids;
 
+/*
+ * The registered event of id TRACE_EVENT_FIRST_ID + i at index i (NULL
+ * when none is), so that a reader finds a record's event in one step
+ * (trace_find_event_call_by_id(), once per record rendered).
+ */
+static struct trace_event_call **calls_by_id;
+static unsigned int max_calls_by_id;
+
 static bool process_exiting;
 static bool record_cmd = true;
 
@@ -185,6 +193,26 @@ static int event_alloc_id(const char *system, const char *name)
 }
 
 static void notify_event(struct trace_event_call *call, int added);
+
+/* Called with event_mutex held: room for index @idx in calls_by_id[]. */
+static int calls_by_id_room(unsigned int idx)
+{
+	struct trace_event_call **calls;
+	unsigned int max;
+
+	if (idx < max_calls_by_id)
+		return 0;
+	max = max_calls_by_id ? 2 * max_calls_by_id : 64;
+	while (max <= idx)
+		max *= 2;
+	calls = realloc(calls_by_id, max * sizeof(*calls));
+	if (!calls)
+		return -ENOMEM;
+	memset(calls + max_calls_by_id, 0, (max - max_calls_by_id) * sizeof(*calls));
+	calls_by_id = calls;
+	max_calls_by_id = max;
+	return 0;
+}
 
 static struct trace_event_call *find_call_locked(const char *system,
 						 const char *name)
@@ -336,6 +364,12 @@ int trace_add_event_call_at(struct trace_event_call *call, const unsigned int *o
 	err = event_layout_fields(call, offsets);
 	if (err)
 		goto out;
+	if (id >= TRACE_EVENT_FIRST_ID) {
+		err = calls_by_id_room((unsigned int)(id - TRACE_EVENT_FIRST_ID));
+		if (err)
+			goto out;
+		calls_by_id[id - TRACE_EVENT_FIRST_ID] = call;
+	}
 	call->id = id;
 	event_calls[nr_event_calls++] = call;
 	trace_eval_event_added(call);
@@ -373,6 +407,8 @@ int __ustrace_remove_event_call(struct trace_event_call *call)
 		if (event_calls[i] != call)
 			continue;
 		notify_event(call, 0);
+		if (call->id >= TRACE_EVENT_FIRST_ID)
+			calls_by_id[call->id - TRACE_EVENT_FIRST_ID] = NULL;
 		gone = trace_array_forget_call_locked(call, &nr_gone);
 		memmove(&event_calls[i], &event_calls[i + 1],
 			(nr_event_calls - i - 1) * sizeof(*event_calls));
@@ -421,6 +457,10 @@ struct trace_event_call *trace_find_event_call_by_id(int id)
 {
 	unsigned int i;
 
+	if (id >= TRACE_EVENT_FIRST_ID)
+		return (unsigned int)(id - TRACE_EVENT_FIRST_ID) < max_calls_by_id ?
+		       calls_by_id[id - TRACE_EVENT_FIRST_ID] : NULL;
+	/* The library's few ftrace events, with the kernel's fixed ids. */
 	for (i = 0; i < nr_event_calls; i++)
 		if (event_calls[i]->id == id)
 			return event_calls[i];
