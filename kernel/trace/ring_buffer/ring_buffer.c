@@ -1623,7 +1623,6 @@ void ring_buffer_record_enable_cpu(struct trace_buffer *buffer, int cpu)
  * Time
  */
 
-
 /**
  * ring_buffer_set_clock - the clock events are stamped with
  * @buffer: the buffer
