@@ -44,6 +44,8 @@ void conformance_fire_fork(void);
 static const char *const systems[] = {
 	"sched", "irq", "timer", "workqueue", "signal", "task", "kmem", "writeback",
 	"block", "net", "sock", "power", "rcu", "alarmtimer", "error_report", "raw_syscalls",
+	"tcp", "neigh", "skb", "napi", "qdisc", "oom", "compaction", "vmscan", "filemap",
+	"percpu", "migrate", "mmap_lock", "initcall", "printk", "io_uring",
 };
 
 static bool corpus_system(const char *system)
