@@ -38,6 +38,13 @@
 #include <trace/events/initcall.h>
 #include <trace/events/printk.h>
 #include <trace/events/io_uring.h>
+#include <trace/events/fs_dax.h>
+#include <trace/events/ipi.h>
+#include <trace/events/thermal_power_allocator.h>
+#include <trace/events/smbus.h>
+#include <trace/events/i2c.h>
+#include <trace/events/osnoise.h>
+#include <trace/events/iscsi.h>
 
 /* What kstubs.h declares. */
 unsigned long volatile jiffies = 4295012345ul;
@@ -98,6 +105,32 @@ __attribute__((__noinline__)) unsigned long
 conformance_scan_objects(struct shrinker *shr, struct shrink_control *sc)
 {
 	return shr != NULL && sc != NULL;
+}
+
+unsigned int nr_cpu_ids = 40;
+
+/* drivers/i2c/i2c-core-base.c's: TRACE_EVENT_FN()'s callbacks. */
+int i2c_transfer_trace_reg(void)
+{
+	return 0;
+}
+
+void i2c_transfer_trace_unreg(void)
+{
+}
+
+/* drivers/scsi/scsi_transport_iscsi.c's */
+void iscsi_dbg_trace(void (*trace)(struct device *dev, struct va_format *),
+		     struct device *dev, const char *fmt, ...)
+{
+	struct va_format vaf;
+	va_list args;
+
+	va_start(args, fmt);
+	vaf.fmt = fmt;
+	vaf.va = &args;
+	trace(dev, &vaf);
+	va_end(args);
 }
 
 /* mm/mmap_lock.c's: TRACE_EVENT_FN()'s callbacks. */
@@ -788,6 +821,111 @@ static void fire_io_uring(void)
 	trace_io_uring_local_work_run(&ctx, 2, 1);
 }
 
+static void fire_fs_dax(void)
+{
+	static struct super_block sb = { .s_dev = MKDEV(259, 1) };
+	static struct inode inode = { .i_ino = 0x1234, .i_sb = &sb };
+	static struct vm_area_struct vma = { .vm_start = 0x7f0000000000ul,
+					     .vm_end = 0x7f0000400000ul,
+					     .vm_flags = VM_READ | VM_WRITE | VM_SHARED };
+	static struct vm_fault vmf = { .vma = &vma,
+				       .flags = FAULT_FLAG_WRITE | FAULT_FLAG_ALLOW_RETRY |
+						FAULT_FLAG_KILLABLE | FAULT_FLAG_USER,
+				       .pgoff = 0x200, .address = 0x7f0000200000ul };
+	pfn_t pfn = { .val = 0x123400ull | PFN_DEV | PFN_MAP };
+	void *entry = (void *)0x2468ul;
+
+	trace_dax_pmd_fault(&inode, &vmf, 0x3ff, 0);
+	trace_dax_pmd_fault_done(&inode, &vmf, 0x3ff, VM_FAULT_NOPAGE);
+	trace_dax_pmd_load_hole(&inode, &vmf, vmemmap + 0x100, entry);
+	trace_dax_pmd_load_hole_fallback(&inode, &vmf, NULL, entry);
+	trace_dax_pmd_insert_mapping(&inode, &vmf, 0x200000, pfn, entry);
+	trace_dax_pte_fault(&inode, &vmf, 0);
+	trace_dax_pte_fault_done(&inode, &vmf, VM_FAULT_MAJOR | VM_FAULT_RETRY);
+	trace_dax_load_hole(&inode, &vmf, VM_FAULT_NOPAGE);
+	trace_dax_insert_pfn_mkwrite_no_entry(&inode, &vmf, 0);
+	trace_dax_insert_pfn_mkwrite(&inode, &vmf, VM_FAULT_SIGBUS);
+	trace_dax_insert_mapping(&inode, &vmf, entry);
+	trace_dax_writeback_range(&inode, 0, 0x3ff);
+	trace_dax_writeback_range_done(&inode, 0, 0x3ff);
+	trace_dax_writeback_one(&inode, 0x200, 0x200);
+}
+
+static void fire_ipi(void)
+{
+	static const struct cpumask mask = { .bits = { 0x800000000aul } };
+	const char *reason = TPS("Function call interrupts");
+
+	trace_ipi_raise(&mask, reason);
+	trace_ipi_entry(reason);
+	trace_ipi_exit(reason);
+}
+
+static void fire_thermal_power_allocator(void)
+{
+	static struct thermal_zone_device tz = { .id = 1 };
+	static u32 req[3] = { 1500, 2000, 0 };
+	static u32 granted[3] = { 1200, 1800, 0 };
+
+	trace_thermal_power_allocator(&tz, req, 3500, granted, 3000, 3, 4000, 5000, 75000, -2000);
+	trace_thermal_power_allocator(&tz, req, 0, granted, 0, 0, 0, 0, 40000, 0);
+	trace_thermal_power_allocator_pid(&tz, -2000, -15000, -1200, -300, 0, 3000);
+}
+
+static void fire_smbus(void)
+{
+	static const struct i2c_adapter adap = { .nr = 3 };
+	static const union i2c_smbus_data byte = { .byte = 0x5a };
+	static const union i2c_smbus_data block = { .block = { 4, 0xde, 0xad, 0xbe, 0xef } };
+
+	/* The conditions: a write, then a read, which smbus_write skips. */
+	trace_smbus_write(&adap, 0x50, 0, I2C_SMBUS_WRITE, 0x10, I2C_SMBUS_BYTE_DATA, &byte);
+	trace_smbus_write(&adap, 0x50, 0, I2C_SMBUS_READ, 0x10, I2C_SMBUS_BYTE_DATA, &byte);
+	trace_smbus_read(&adap, 0x50, 0, I2C_SMBUS_READ, 0x20, I2C_SMBUS_BLOCK_DATA);
+	trace_smbus_read(&adap, 0x50, 0, I2C_SMBUS_WRITE, 0x20, I2C_SMBUS_BLOCK_DATA);
+	trace_smbus_reply(&adap, 0x50, 0, I2C_SMBUS_READ, 0x20, I2C_SMBUS_BLOCK_DATA, &block, 0);
+	trace_smbus_reply(&adap, 0x50, 0, I2C_SMBUS_READ, 0x20, I2C_SMBUS_BLOCK_DATA, &block, -5);
+	trace_smbus_result(&adap, 0x50, 0, I2C_SMBUS_WRITE, 0x10, I2C_SMBUS_QUICK, 0);
+	trace_smbus_result(&adap, 0x50, 0, I2C_SMBUS_READ, 0x20, I2C_SMBUS_I2C_BLOCK_DATA, -6);
+}
+
+static void fire_i2c(void)
+{
+	static const struct i2c_adapter adap = { .nr = 1 };
+	static u8 wbuf[2] = { 0x00, 0x10 };
+	static u8 rbuf[20] = { 0x41, 0x42, 0x43, 0x00, 0xff, 0x10, 0x20, 0x30, 0x40, 0x50,
+			       0x60, 0x70, 0x80, 0x90, 0xa0, 0xb0, 0xc0, 0xd0, 0xe0, 0xf0 };
+	static const struct i2c_msg w = { .addr = 0x68, .flags = 0, .len = 2, .buf = wbuf };
+	static const struct i2c_msg r = { .addr = 0x68, .flags = I2C_M_RD, .len = 20, .buf = rbuf };
+
+	trace_i2c_write(&adap, &w, 0);
+	trace_i2c_read(&adap, &r, 1);
+	trace_i2c_reply(&adap, &r, 1);
+	trace_i2c_result(&adap, 2, 2);
+}
+
+static void fire_osnoise(void)
+{
+	trace_thread_noise(&task_b, 1234567890123ull, 4500);
+	trace_softirq_noise(NET_RX_SOFTIRQ, 1234567990000ull, 1200);
+	trace_irq_noise(236, "local_timer", 1234568000001ull, 800);
+	trace_nmi_noise(1234569000000ull, 300);
+	trace_sample_threshold(1234570000000ull, 20000, 3);
+}
+
+static void fire_iscsi(void)
+{
+	static struct device dev = { .init_name = "connection1:0" };
+
+	iscsi_dbg_trace(trace_iscsi_dbg_conn, &dev, "%s state %d\n", "iscsi_conn_start", 2);
+	iscsi_dbg_trace(trace_iscsi_dbg_session, &dev, "session %u recovery %s", 1u, "timed out");
+	iscsi_dbg_trace(trace_iscsi_dbg_eh, &dev, "abort task %p", (void *)0x1000);
+	iscsi_dbg_trace(trace_iscsi_dbg_tcp, &dev, "%s", "");
+	iscsi_dbg_trace(trace_iscsi_dbg_sw_tcp, &dev, "xmit %d bytes", 48);
+	iscsi_dbg_trace(trace_iscsi_dbg_trans_session, &dev, "%s", "iscsi_session_release");
+	iscsi_dbg_trace(trace_iscsi_dbg_trans_conn, &dev, "%s %d", "iscsi_conn_release", 0);
+}
+
 /* Every event of the corpus, in the order of its headers. */
 /* A fork the machine made (main.c's proc connector): the kernel's event of it. */
 void conformance_fire_fork(void)
@@ -828,4 +966,11 @@ void conformance_fire_all(void)
 	fire_initcall();
 	fire_printk();
 	fire_io_uring();
+	fire_fs_dax();
+	fire_ipi();
+	fire_thermal_power_allocator();
+	fire_smbus();
+	fire_i2c();
+	fire_osnoise();
+	fire_iscsi();
 }

@@ -27,6 +27,7 @@
 #ifndef _CONFORMANCE_KSTUBS_H
 #define _CONFORMANCE_KSTUBS_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -74,6 +75,7 @@ typedef uint8_t		__u8;
 typedef uint16_t	__u16;
 typedef uint32_t	__u32;
 typedef unsigned long long __u64;
+typedef int16_t		__s16;
 typedef int32_t		__s32;
 typedef uint16_t	__be16;
 typedef uint32_t	__be32;
@@ -1676,5 +1678,167 @@ static inline const char *io_uring_get_opcode(u8 opcode)
 	}
 	return "INVALID";
 }
+
+/* ------------------------------------------------------------------
+ * DAX faults: <linux/mm_types.h>, <linux/mm.h>, <linux/pfn_t.h>
+ */
+typedef unsigned int vm_fault_t;
+
+enum vm_fault_reason {
+	VM_FAULT_OOM            = (__force vm_fault_t)0x000001,
+	VM_FAULT_SIGBUS         = (__force vm_fault_t)0x000002,
+	VM_FAULT_MAJOR          = (__force vm_fault_t)0x000004,
+	VM_FAULT_WRITE          = (__force vm_fault_t)0x000008,
+	VM_FAULT_HWPOISON       = (__force vm_fault_t)0x000010,
+	VM_FAULT_HWPOISON_LARGE = (__force vm_fault_t)0x000020,
+	VM_FAULT_SIGSEGV        = (__force vm_fault_t)0x000040,
+	VM_FAULT_NOPAGE         = (__force vm_fault_t)0x000100,
+	VM_FAULT_LOCKED         = (__force vm_fault_t)0x000200,
+	VM_FAULT_RETRY          = (__force vm_fault_t)0x000400,
+	VM_FAULT_FALLBACK       = (__force vm_fault_t)0x000800,
+	VM_FAULT_DONE_COW       = (__force vm_fault_t)0x001000,
+	VM_FAULT_NEEDDSYNC      = (__force vm_fault_t)0x002000,
+	VM_FAULT_COMPLETED      = (__force vm_fault_t)0x004000,
+};
+
+/* 6.1's lists (6.18 names VM_FAULT_COMPLETED and FAULT_FLAG_VMA_LOCK too). */
+#define VM_FAULT_RESULT_TRACE \
+	{ VM_FAULT_OOM,			"OOM" }, \
+	{ VM_FAULT_SIGBUS,		"SIGBUS" }, \
+	{ VM_FAULT_MAJOR,		"MAJOR" }, \
+	{ VM_FAULT_WRITE,		"WRITE" }, \
+	{ VM_FAULT_HWPOISON,		"HWPOISON" }, \
+	{ VM_FAULT_HWPOISON_LARGE,	"HWPOISON_LARGE" }, \
+	{ VM_FAULT_SIGSEGV,		"SIGSEGV" }, \
+	{ VM_FAULT_NOPAGE,		"NOPAGE" }, \
+	{ VM_FAULT_LOCKED,		"LOCKED" }, \
+	{ VM_FAULT_RETRY,		"RETRY" }, \
+	{ VM_FAULT_FALLBACK,		"FALLBACK" }, \
+	{ VM_FAULT_DONE_COW,		"DONE_COW" }, \
+	{ VM_FAULT_NEEDDSYNC,		"NEEDDSYNC" }
+
+enum fault_flag {
+	FAULT_FLAG_WRITE =		1 << 0,
+	FAULT_FLAG_MKWRITE =		1 << 1,
+	FAULT_FLAG_ALLOW_RETRY =	1 << 2,
+	FAULT_FLAG_RETRY_NOWAIT =	1 << 3,
+	FAULT_FLAG_KILLABLE =		1 << 4,
+	FAULT_FLAG_TRIED =		1 << 5,
+	FAULT_FLAG_USER =		1 << 6,
+	FAULT_FLAG_REMOTE =		1 << 7,
+	FAULT_FLAG_INSTRUCTION =	1 << 8,
+	FAULT_FLAG_INTERRUPTIBLE =	1 << 9,
+};
+
+#define FAULT_FLAG_TRACE \
+	{ FAULT_FLAG_WRITE,		"WRITE" }, \
+	{ FAULT_FLAG_MKWRITE,		"MKWRITE" }, \
+	{ FAULT_FLAG_ALLOW_RETRY,	"ALLOW_RETRY" }, \
+	{ FAULT_FLAG_RETRY_NOWAIT,	"RETRY_NOWAIT" }, \
+	{ FAULT_FLAG_KILLABLE,		"KILLABLE" }, \
+	{ FAULT_FLAG_TRIED,		"TRIED" }, \
+	{ FAULT_FLAG_USER,		"USER" }, \
+	{ FAULT_FLAG_REMOTE,		"REMOTE" }, \
+	{ FAULT_FLAG_INSTRUCTION,	"INSTRUCTION" }, \
+	{ FAULT_FLAG_INTERRUPTIBLE,	"INTERRUPTIBLE" }
+
+struct vm_area_struct {
+	unsigned long	vm_start;
+	unsigned long	vm_end;
+	unsigned long	vm_flags;
+};
+
+struct vm_fault {
+	struct vm_area_struct	*vma;
+	enum fault_flag		flags;
+	pgoff_t			pgoff;
+	unsigned long		address;
+};
+
+#define BITS_PER_LONG_LONG	64
+#define PAGE_SIZE		(_AC(1, UL) << PAGE_SHIFT)
+#define PAGE_MASK		(~(PAGE_SIZE-1))
+
+typedef struct {
+	u64	val;
+} pfn_t;
+
+#define PFN_FLAGS_MASK (((u64) (~PAGE_MASK)) << (BITS_PER_LONG_LONG - PAGE_SHIFT))
+#define PFN_SG_CHAIN (1ULL << (BITS_PER_LONG_LONG - 1))
+#define PFN_SG_LAST (1ULL << (BITS_PER_LONG_LONG - 2))
+#define PFN_DEV (1ULL << (BITS_PER_LONG_LONG - 3))
+#define PFN_MAP (1ULL << (BITS_PER_LONG_LONG - 4))
+#define PFN_SPECIAL (1ULL << (BITS_PER_LONG_LONG - 5))
+
+#define PFN_FLAGS_TRACE \
+	{ PFN_SPECIAL,	"SPECIAL" }, \
+	{ PFN_SG_CHAIN,	"SG_CHAIN" }, \
+	{ PFN_SG_LAST,	"SG_LAST" }, \
+	{ PFN_DEV,	"DEV" }, \
+	{ PFN_MAP,	"MAP" }
+
+/* ------------------------------------------------------------------
+ * CPU masks: <linux/cpumask.h>
+ */
+extern unsigned int nr_cpu_ids;
+#define nr_cpumask_bits		nr_cpu_ids
+#define NR_CPUS			64
+
+struct cpumask {
+	unsigned long	bits[NR_CPUS / 64];
+};
+
+#define cpumask_bits(maskp)	((maskp)->bits)
+
+/* ------------------------------------------------------------------
+ * Thermal zones: <linux/thermal.h>
+ */
+struct thermal_zone_device {
+	int	id;
+};
+
+/* ------------------------------------------------------------------
+ * I2C and SMBus: <linux/i2c.h>, <uapi/linux/i2c.h>
+ */
+#define I2C_M_RD		0x0001
+#define I2C_SMBUS_BLOCK_MAX	32
+
+union i2c_smbus_data {
+	__u8	byte;
+	__u16	word;
+	__u8	block[I2C_SMBUS_BLOCK_MAX + 2];
+};
+
+#define I2C_SMBUS_READ		1
+#define I2C_SMBUS_WRITE		0
+
+#define I2C_SMBUS_QUICK		    0
+#define I2C_SMBUS_BYTE		    1
+#define I2C_SMBUS_BYTE_DATA	    2
+#define I2C_SMBUS_WORD_DATA	    3
+#define I2C_SMBUS_PROC_CALL	    4
+#define I2C_SMBUS_BLOCK_DATA	    5
+#define I2C_SMBUS_I2C_BLOCK_BROKEN  6
+#define I2C_SMBUS_BLOCK_PROC_CALL   7
+#define I2C_SMBUS_I2C_BLOCK_DATA    8
+
+struct i2c_msg {
+	__u16	addr;
+	__u16	flags;
+	__u16	len;
+	__u8	*buf;
+};
+
+struct i2c_adapter {
+	int	nr;
+};
+
+/* ------------------------------------------------------------------
+ * <linux/printk.h>'s va_format
+ */
+struct va_format {
+	const char	*fmt;
+	va_list		*va;
+};
 
 #endif /* _CONFORMANCE_KSTUBS_H */
