@@ -26,12 +26,16 @@ conf-dir	:= $(d)
 conf-kinc	:= $(obj)$(d)/kinc
 conf-headers	:= asm/ptrace.h asm/syscall.h linux/alarmtimer.h linux/backing-dev.h \
 		   linux/binfmts.h linux/blkdev.h linux/blktrace_api.h linux/buffer_head.h \
-		   linux/compaction.h linux/cpufreq.h linux/hrtimer.h linux/if_vlan.h \
-		   linux/ip.h linux/ipv6.h linux/kthread.h linux/ktime.h linux/mmzone.h \
-		   linux/netdevice.h linux/node.h linux/pm_qos.h linux/rtc.h linux/sched.h \
-		   linux/sched/numa_balancing.h linux/signal.h linux/skbuff.h linux/tcp.h \
-		   linux/timer.h linux/types.h linux/workqueue.h linux/writeback.h \
-		   net/ipv6.h net/sock.h
+		   linux/compaction.h linux/cpufreq.h linux/device.h linux/errseq.h \
+		   linux/ftrace.h linux/hrtimer.h linux/i2c.h linux/if_vlan.h linux/io_uring.h \
+		   linux/io_uring_types.h linux/ip.h linux/ipv6.h linux/kdev_t.h \
+		   linux/kthread.h linux/ktime.h linux/list.h linux/memcontrol.h linux/mm.h \
+		   linux/mmzone.h linux/netdevice.h linux/node.h linux/pkt_sched.h \
+		   linux/pm_qos.h linux/rtc.h linux/sched.h linux/sched/numa_balancing.h \
+		   linux/signal.h linux/skbuff.h linux/sock_diag.h linux/tcp.h linux/timer.h \
+		   linux/types.h linux/workqueue.h linux/writeback.h net/ipv6.h \
+		   net/neighbour.h net/sch_generic.h net/sock.h net/tcp.h \
+		   uapi/linux/io_uring.h
 conf-kinc-files	:= $(addprefix $(conf-kinc)/,$(conf-headers))
 
 $(conf-kinc-files): $(conf-kinc)/%:
@@ -41,15 +45,18 @@ $(conf-kinc-files): $(conf-kinc)/%:
 # from Debian's linux-source-6.1 (scripts/install-deps.sh installs it) into
 # the build directory, never kept in the tree.  Without it conformance-fire
 # is not built and the tests that need it skip.
-conf-events	:= alarmtimer block error_report irq kmem mmflags net power rcu sched \
-		   signal sock syscalls task timer workqueue writeback
+conf-events	:= alarmtimer block compaction error_report filemap fs_dax i2c initcall \
+		   io_uring ipi irq iscsi kmem migrate mmap_lock mmflags napi neigh net \
+		   net_probe_common oom osnoise percpu power printk qdisc rcu sched signal \
+		   skb smbus sock syscalls task tcp thermal_power_allocator timer vmscan \
+		   workqueue writeback
 conf-ktree	:= $(obj)$(d)/linux-6.1
 conf-ktar	:= $(wildcard /usr/src/linux-source-6.1.tar.xz)
 conf-kdir	:= $(wildcard /usr/src/linux-source-6.1/include/trace/events)
 conf-kfiles	:= $(patsubst %,$(conf-ktree)/trace/events/%.h,$(conf-events))
 
 ifneq ($(conf-kdir)$(conf-ktar),)
-$(conf-ktree)/.extracted: $(conf-kdir) $(conf-ktar)
+$(conf-ktree)/.extracted: $(conf-kdir) $(conf-ktar) $(d)/Build.mk
 	$(call msg,GEN,$@)
 	$(Q)rm -rf $(conf-ktree) && mkdir -p $(conf-ktree)/trace/events
 	$(Q)if [ -n '$(conf-kdir)' ]; then \

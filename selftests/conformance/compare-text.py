@@ -21,6 +21,15 @@ says which events need which.  The rules:
             libtraceevent cannot evaluate what the print fmt says for it
             (an enum constant the kernel leaves as a name, a kernel
             variable, an expression it parses wrongly); EXPECTED says which
+  last      the same for the text's last word, which may be empty: a
+            __print_flags() of enum names the kernel leaves as names
+            (ustrace and the kernel print nothing for 0)
+  array     __print_array(): the kernel prints {0x5dc,0x7d0}, libtraceevent
+            {1500 2000}; the braces' contents are not compared
+  hexdump   %*phD of a field's array, which libtraceevent does not
+            evaluate: the [...] that holds it is not compared
+  lead      the text's leading blanks ("%8s" of a short name): trace-cmd
+            report pads the event's name, and they cannot be told apart
 
 TAP on stdout: one result per event, then the figures.
 """
@@ -78,7 +87,30 @@ def rule_value(field):
     return rule
 
 
-RULES = {'ptr': rule_ptr, 'symsize': rule_symsize}
+def rule_last(ours, theirs):
+    return re.sub(r' \S*$', ' *', ours), re.sub(r' \S*$', ' *', theirs)
+
+
+ARRAY = re.compile(r'\{\{?[^{}]*\}?\}')
+
+
+def rule_array(ours, theirs):
+    return ARRAY.sub('{*}', ours), ARRAY.sub('{*}', theirs)
+
+
+HEXDUMP = re.compile(r'\[[^\]]*\]$')
+
+
+def rule_hexdump(ours, theirs):
+    return HEXDUMP.sub('[*]', ours), HEXDUMP.sub('[*]', theirs)
+
+
+def rule_lead(ours, theirs):
+    return ours.lstrip(' '), theirs
+
+
+RULES = {'ptr': rule_ptr, 'symsize': rule_symsize, 'last': rule_last,
+         'array': rule_array, 'hexdump': rule_hexdump, 'lead': rule_lead}
 
 
 def agree(ours, theirs, rules):

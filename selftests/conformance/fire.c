@@ -23,6 +23,28 @@
 #include <trace/events/alarmtimer.h>
 #include <trace/events/error_report.h>
 #include <trace/events/syscalls.h>
+#include <trace/events/tcp.h>
+#include <trace/events/neigh.h>
+#include <trace/events/skb.h>
+#include <trace/events/napi.h>
+#include <trace/events/qdisc.h>
+#include <trace/events/oom.h>
+#include <trace/events/compaction.h>
+#include <trace/events/vmscan.h>
+#include <trace/events/filemap.h>
+#include <trace/events/percpu.h>
+#include <trace/events/migrate.h>
+#include <trace/events/mmap_lock.h>
+#include <trace/events/initcall.h>
+#include <trace/events/printk.h>
+#include <trace/events/io_uring.h>
+#include <trace/events/fs_dax.h>
+#include <trace/events/ipi.h>
+#include <trace/events/thermal_power_allocator.h>
+#include <trace/events/smbus.h>
+#include <trace/events/i2c.h>
+#include <trace/events/osnoise.h>
+#include <trace/events/iscsi.h>
 
 /* What kstubs.h declares. */
 unsigned long volatile jiffies = 4295012345ul;
@@ -72,6 +94,53 @@ __attribute__((__noinline__)) void conformance_kwork_fn(struct kthread_work *w)
 __attribute__((__noinline__)) void conformance_rcu_fn(struct rcu_head *h)
 {
 	(void)h;
+}
+
+__attribute__((__noinline__)) int conformance_initcall_fn(void)
+{
+	return 0;
+}
+
+__attribute__((__noinline__)) unsigned long
+conformance_scan_objects(struct shrinker *shr, struct shrink_control *sc)
+{
+	return shr != NULL && sc != NULL;
+}
+
+unsigned int nr_cpu_ids = 40;
+
+/* drivers/i2c/i2c-core-base.c's: TRACE_EVENT_FN()'s callbacks. */
+int i2c_transfer_trace_reg(void)
+{
+	return 0;
+}
+
+void i2c_transfer_trace_unreg(void)
+{
+}
+
+/* drivers/scsi/scsi_transport_iscsi.c's */
+void iscsi_dbg_trace(void (*trace)(struct device *dev, struct va_format *),
+		     struct device *dev, const char *fmt, ...)
+{
+	struct va_format vaf;
+	va_list args;
+
+	va_start(args, fmt);
+	vaf.fmt = fmt;
+	vaf.va = &args;
+	trace(dev, &vaf);
+	va_end(args);
+}
+
+/* mm/mmap_lock.c's: TRACE_EVENT_FN()'s callbacks. */
+int trace_mmap_lock_reg(void)
+{
+	return 0;
+}
+
+void trace_mmap_lock_unreg(void)
+{
 }
 
 static void fire_sched(void)
@@ -461,6 +530,402 @@ static void fire_syscalls(void)
 	trace_sys_exit(&regs, 12);
 }
 
+/*
+ * A TCP connection, IPv4 and IPv6, and the segments of one: an IPv4
+ * header at the network header, the TCP header at data.
+ */
+static struct ipv6_pinfo tcp_pinfo6 = {
+	.saddr = { .in6_u = { .u6_addr8 = { 0xfe, 0x80, [15] = 2 } } },
+};
+static struct tcp_sock tcp4 = {
+	.inet = { .sk = { .sk_family = AF_INET, .sk_protocol = IPPROTO_TCP,
+			  .sk_state = TCP_ESTABLISHED, .sk_cookie = 0x1234 },
+		  .inet_saddr = 0x0100007f, .inet_daddr = 0x0200000a,
+		  .inet_sport = 0x3930, .inet_dport = 0x5000 },
+	.snd_nxt = 0x1000, .snd_una = 0xf00, .snd_wnd = 65535, .rcv_wnd = 64240,
+	.srtt_us = 800, .snd_cwnd = 10, .snd_ssthresh = 0x7fffffff,
+};
+static struct tcp_sock tcp6 = {
+	.inet = { .sk = { .sk_family = AF_INET6, .sk_protocol = IPPROTO_TCP,
+			  .sk_state = TCP_SYN_RECV, .sk_cookie = 0xabcdef,
+			  .sk_v6_daddr = { .in6_u = { .u6_addr8 = { 0x20, 0x01, 0x0d, 0xb8,
+								    [15] = 1 } } },
+			  .sk_v6_rcv_saddr = { .in6_u = { .u6_addr8 = { 0xfe, 0x80,
+									[15] = 2 } } } },
+		  .pinet6 = &tcp_pinfo6, .inet_sport = 0xbb01, .inet_dport = 0x1f90 },
+	.snd_nxt = 1, .snd_una = 1, .snd_wnd = 1024, .rcv_wnd = 2048, .srtt_us = 80,
+	.snd_cwnd = 20, .snd_ssthresh = 12,
+};
+
+static void fire_tcp(void)
+{
+	static unsigned char pkt[128];
+	static struct sk_buff skb = { .len = 60, .mark = 0x10, .head = pkt, .network_header = 0,
+				      .transport_header = 20, .data = pkt + 20 };
+	static struct inet_request_sock ireq = {
+		.ir_num = 80, .ir_rmt_port = 0x3930, .ir_loc_addr = 0x0100007f,
+		.ir_rmt_addr = 0x0200000a,
+	};
+	struct iphdr *iph = (struct iphdr *)pkt;
+	struct tcphdr *th = (struct tcphdr *)(pkt + 20);
+
+	iph->version = 4;
+	iph->ihl = 5;
+	iph->saddr = 0x0200000a;
+	iph->daddr = 0x0100007f;
+	th->source = 0x3930;
+	th->dest = 0x5000;
+	th->doff = 8;
+
+	trace_tcp_retransmit_skb(&tcp4.inet.sk, &skb);
+	trace_tcp_send_reset(&tcp6.inet.sk, NULL);
+	trace_tcp_receive_reset(&tcp4.inet.sk);
+	trace_tcp_destroy_sock(&tcp6.inet.sk);
+	trace_tcp_rcv_space_adjust(&tcp4.inet.sk);
+	trace_tcp_retransmit_synack(&tcp4.inet.sk, &ireq.req);
+	trace_tcp_probe(&tcp4.inet.sk, &skb);
+	trace_tcp_probe(&tcp6.inet.sk, &skb);
+	trace_tcp_bad_csum(&skb);
+	trace_tcp_cong_state_set(&tcp4.inet.sk, 4);
+}
+
+static void fire_neigh(void)
+{
+	static struct net_device dev = { .name = "eth0", .ifindex = 2, .addr_len = 6 };
+	static struct neigh_table arp = { .family = AF_INET, .gc_entries = { 12 } };
+	static struct neigh_table nd = { .family = AF_INET6, .gc_entries = { 3 } };
+	static struct neighbour n4 = {
+		.tbl = &arp, .confirmed = 4295010000ul, .updated = 4295011000ul,
+		.used = 4295012000ul, .refcnt = { { 2 } }, .nud_state = NUD_REACHABLE,
+		.type = 1, .flags = 0, .ha = { 0x52, 0x54, 0x00, 0x12, 0x34, 0x56 },
+		.dev = &dev, .primary_key = { 10, 0, 2, 2 },
+	};
+	static struct neighbour n6 = {
+		.tbl = &nd, .refcnt = { { 1 } }, .nud_state = NUD_STALE, .type = 1, .dead = 1,
+		.flags = 0x80, .ha = { 0x02, 0x42, 0xac, 0x11, 0x00, 0x02 }, .dev = &dev,
+		.primary_key = { 0xfe, 0x80, [14] = 0x12, [15] = 0x34 },
+	};
+	static const u8 lladdr[6] = { 0xde, 0xad, 0xbe, 0xef, 0x00, 0x01 };
+
+	trace_neigh_create(&arp, &dev, n4.primary_key, &n4, false);
+	trace_neigh_create(&nd, NULL, n6.primary_key, NULL, true);
+	trace_neigh_update(&n4, lladdr, NUD_STALE, 0x1, 4242);
+	trace_neigh_update(&n6, NULL, NUD_FAILED, 0x0, 0);
+	trace_neigh_update_done(&n4, 0);
+	trace_neigh_timer_handler(&n6, 0);
+	trace_neigh_event_send_done(&n4, 0);
+	trace_neigh_event_send_dead(&n6, 1);
+	trace_neigh_cleanup_and_release(&n6, 0);
+}
+
+static void fire_skb(void)
+{
+	static struct sk_buff skb = { .protocol = 0xdd86 };
+
+	trace_kfree_skb(&skb, (void *)conformance_work_fn, SKB_DROP_REASON_NO_SOCKET);
+	trace_consume_skb(&skb);
+	trace_skb_copy_datagram_iovec(&skb, 1448);
+}
+
+static void fire_napi(void)
+{
+	static struct net_device dev = { .name = "eth0" };
+	static struct napi_struct napi = { .dev = &dev };
+	static struct napi_struct napi_nodev;
+
+	trace_napi_poll(&napi, 3, 64);
+	trace_napi_poll(&napi_nodev, 0, 64);
+}
+
+static void fire_qdisc(void)
+{
+	static struct net_device dev = { .name = "eth0", .ifindex = 2 };
+	static struct netdev_queue txq = { .dev = &dev, .state = 0x2 };
+	static const struct Qdisc_ops ops = { .id = "fq_codel" };
+	static struct Qdisc q = { .handle = 0x80010000, .parent = 0xffffffff, .ops = &ops,
+				  .dev_queue = &txq };
+	static struct sk_buff skb;
+
+	trace_qdisc_dequeue(&q, &txq, 1, &skb);
+	trace_qdisc_dequeue(&q, &txq, 1, NULL);
+	trace_qdisc_enqueue(&q, &txq, &skb);
+	trace_qdisc_reset(&q);
+	trace_qdisc_destroy(&q);
+	trace_qdisc_create(&ops, &dev, 0x10002);
+}
+
+static void fire_oom(void)
+{
+	static struct zone zone = { .node = 0, .idx = ZONE_NORMAL };
+	static struct zoneref zref = { .zone = &zone, .zone_idx = ZONE_NORMAL };
+	static struct mm_struct victim_mm = { .total_vm = 262144,
+					      .rss = { [MM_FILEPAGES] = 1024, [MM_ANONPAGES] = 65536,
+						       [MM_SHMEMPAGES] = 16 },
+					      .pgtables_bytes = 540672 };
+	struct mm_struct *mm = task_a.mm;
+
+	trace_oom_score_adj_update(&task_a);
+	trace_reclaim_retry_zone(&zref, 0, 1000, 2000, 128, 1, true);
+	task_a.mm = &victim_mm;
+	trace_mark_victim(&task_a, 1000);
+	task_a.mm = mm;
+	trace_wake_reaper(4242);
+	trace_start_task_reaping(4242);
+	trace_finish_task_reaping(4242);
+	trace_skip_task_reaping(4243);
+	trace_compact_retry(3, COMPACT_PRIO_ASYNC, COMPACT_DEFERRED, 2, 16, true);
+	trace_compact_retry(9, COMPACT_PRIO_SYNC_FULL, COMPACT_COMPLETE, 16, 16, false);
+}
+
+static void fire_compaction(void)
+{
+	static struct zone zone = { .node = 1, .idx = ZONE_DMA32, .compact_considered = 3,
+				    .compact_defer_shift = 2, .compact_order_failed = 4 };
+	static struct compact_control cc = { .nr_migratepages = 32, .free_pfn = 0x80000,
+					     .migrate_pfn = 0x1000 };
+
+	trace_mm_compaction_isolate_migratepages(0x1000, 0x1200, 512, 32);
+	trace_mm_compaction_isolate_freepages(0x80000, 0x7fe00, 64, 32);
+	trace_mm_compaction_migratepages(&cc, 30);
+	trace_mm_compaction_begin(&cc, 0x1000, 0x100000, true);
+	trace_mm_compaction_end(&cc, 0x1000, 0x100000, false, COMPACT_PARTIAL_SKIPPED);
+	trace_mm_compaction_try_to_compact_pages(9, GFP_TRANSHUGE, COMPACT_PRIO_ASYNC);
+	trace_mm_compaction_finished(&zone, 9, COMPACT_CONTINUE);
+	trace_mm_compaction_suitable(&zone, 3, COMPACT_SUCCESS);
+	trace_mm_compaction_deferred(&zone, 9);
+	trace_mm_compaction_defer_compaction(&zone, 9);
+	trace_mm_compaction_defer_reset(&zone, 2);
+	trace_mm_compaction_kcompactd_sleep(0);
+	trace_mm_compaction_wakeup_kcompactd(0, 2, ZONE_NORMAL);
+	trace_mm_compaction_kcompactd_wake(1, 9, ZONE_MOVABLE);
+}
+
+static void fire_vmscan(void)
+{
+	static struct shrinker shr = { .scan_objects = conformance_scan_objects };
+	static struct shrink_control sc = { .gfp_mask = GFP_KERNEL, .nid = 0 };
+	static struct folio folio = { .pfn = 0x12345, .file_lru = true };
+	static struct reclaim_stat stat = { .nr_dirty = 4, .nr_congested = 1, .nr_writeback = 2,
+					    .nr_immediate = 0, .nr_activate = { 5, 6 },
+					    .nr_ref_keep = 7, .nr_unmap_fail = 1 };
+
+	trace_mm_vmscan_kswapd_sleep(0);
+	trace_mm_vmscan_kswapd_wake(0, ZONE_NORMAL, 3);
+	trace_mm_vmscan_wakeup_kswapd(0, ZONE_NORMAL, 3, GFP_KERNEL);
+	trace_mm_vmscan_direct_reclaim_begin(0, GFP_HIGHUSER_MOVABLE);
+	trace_mm_vmscan_memcg_reclaim_begin(0, GFP_KERNEL_ACCOUNT);
+	trace_mm_vmscan_memcg_softlimit_reclaim_begin(2, GFP_KERNEL);
+	trace_mm_vmscan_direct_reclaim_end(32);
+	trace_mm_vmscan_memcg_reclaim_end(16);
+	trace_mm_vmscan_memcg_softlimit_reclaim_end(0);
+	trace_mm_shrink_slab_start(&shr, &sc, 128, 4096, 64, 128, 12);
+	trace_mm_shrink_slab_end(&shr, 0, 100, 28, 0, 128);
+	trace_mm_vmscan_lru_isolate(ZONE_NORMAL, 0, 32, 40, 8, 32, 0, LRU_INACTIVE_FILE);
+	trace_mm_vmscan_write_folio(&folio);
+	trace_mm_vmscan_lru_shrink_inactive(0, 32, 30, &stat, 12, 1);
+	trace_mm_vmscan_lru_shrink_active(0, 32, 20, 12, 4, 12, 0);
+	trace_mm_vmscan_node_reclaim_begin(0, 0, GFP_KERNEL);
+	trace_mm_vmscan_node_reclaim_end(8);
+	trace_mm_vmscan_throttled(0, 100000, 20000, VMSCAN_THROTTLE_WRITEBACK);
+}
+
+static void fire_filemap(void)
+{
+	static struct super_block sb = { .s_dev = MKDEV(8, 1) };
+	static struct inode inode = { .i_ino = 131074, .i_sb = &sb };
+	static struct inode bdev_inode = { .i_ino = 7, .i_rdev = MKDEV(259, 0) };
+	static struct address_space mapping = { .host = &inode };
+	static struct address_space bdev_mapping = { .host = &bdev_inode };
+	static struct folio folio = { .index = 42, .mapping = &mapping, .pfn = 0x12345, .order = 2 };
+	static struct file file = { .f_mapping = &bdev_mapping, .f_wb_err = 0x22 };
+
+	trace_mm_filemap_delete_from_page_cache(&folio);
+	trace_mm_filemap_add_to_page_cache(&folio);
+	trace_filemap_set_wb_err(&mapping, 0x41);
+	trace_file_check_and_advance_wb_err(&file, 0x20);
+}
+
+static void fire_percpu(void)
+{
+	unsigned long site = (unsigned long)fire_kmem + 16;
+	void *base = (void *)0xffff88803ec00000ul;
+
+	trace_percpu_alloc_percpu(site, false, false, 8, 8, base, 0x2000,
+				  (void __percpu *)0x2b000ul, 64, GFP_KERNEL);
+	trace_percpu_free_percpu(base, 0x2000, (void __percpu *)0x2b000ul);
+	trace_percpu_alloc_percpu_fail(true, true, 4096, 8);
+	trace_percpu_create_chunk(base);
+	trace_percpu_destroy_chunk(base);
+}
+
+static void fire_migrate(void)
+{
+	trace_mm_migrate_pages(510, 2, 1, 0, 0, MIGRATE_SYNC, MR_NUMA_MISPLACED);
+	trace_mm_migrate_pages_start(MIGRATE_ASYNC, MR_COMPACTION);
+	trace_set_migration_pte(0x7f1234567000ul, 0x3e000000000000ul, 0);
+	trace_remove_migration_pte(0x7f1234567000ul, 0x800000012345867ul, 9);
+}
+
+static void fire_mmap_lock(void)
+{
+	static struct mm_struct mm;
+
+	trace_mmap_lock_start_locking(&mm, "/system.slice", true);
+	trace_mmap_lock_acquire_returned(&mm, "/system.slice", true, true);
+	trace_mmap_lock_released(&mm, "", false);
+}
+
+static void fire_initcall(void)
+{
+	trace_initcall_level("device");
+	trace_initcall_start(conformance_initcall_fn);
+	trace_initcall_finish(conformance_initcall_fn, -19);
+}
+
+static void fire_printk(void)
+{
+	static const char line[] = "[    1.234567] virtio_net virtio1 eth0: renamed\n";
+
+	trace_console(line, sizeof(line) - 1);
+	trace_console("no newline", 10);
+}
+
+static void fire_io_uring(void)
+{
+	static struct io_ring_ctx ctx = { .flags = IORING_SETUP_SQPOLL };
+	static struct io_kiocb req = { .ctx = &ctx, .opcode = 22, .flags = 0x1,
+				       .cqe = { .user_data = 0xdeadbeef } };
+	static struct io_kiocb link = { .ctx = &ctx, .opcode = 2, .cqe = { .user_data = 2 } };
+	static const struct io_uring_sqe sqe = {
+		.opcode = 23, .flags = 0x4, .ioprio = 0, .fd = 3, .off = 4096,
+		.addr = 0x7f0000001000ull, .len = 512, .user_data = 0x55, .buf_index = 1,
+		.personality = 0, .file_index = 0, .addr3 = 0, .__pad2 = { 0 },
+	};
+
+	trace_io_uring_create(5, &ctx, 128, 256, 0x2);
+	trace_io_uring_register(&ctx, 2, 16, 0, 0);
+	trace_io_uring_file_get(&req, 3);
+	trace_io_uring_queue_async_work(&req, 1);
+	trace_io_uring_defer(&req);
+	trace_io_uring_link(&link, &req);
+	trace_io_uring_cqring_wait(&ctx, 1);
+	trace_io_uring_fail_link(&req, &link);
+	trace_io_uring_complete(&ctx, &req, 0xdeadbeef, 512, 0, 0, 0);
+	trace_io_uring_submit_sqe(&req, true);
+	trace_io_uring_poll_arm(&req, 0x1, 0x41);
+	trace_io_uring_task_add(&req, 0x1);
+	trace_io_uring_req_failed(&sqe, &req, -22);
+	trace_io_uring_cqe_overflow(&ctx, 0x55, -11, 0, (void *)0xffff888001234000ul);
+	trace_io_uring_task_work_run((void *)0xffff888001235000ul, 3, 1);
+	trace_io_uring_short_write(&ctx, 8192, 4096, 1024);
+	trace_io_uring_local_work_run(&ctx, 2, 1);
+}
+
+static void fire_fs_dax(void)
+{
+	static struct super_block sb = { .s_dev = MKDEV(259, 1) };
+	static struct inode inode = { .i_ino = 0x1234, .i_sb = &sb };
+	static struct vm_area_struct vma = { .vm_start = 0x7f0000000000ul,
+					     .vm_end = 0x7f0000400000ul,
+					     .vm_flags = VM_READ | VM_WRITE | VM_SHARED };
+	static struct vm_fault vmf = { .vma = &vma,
+				       .flags = FAULT_FLAG_WRITE | FAULT_FLAG_ALLOW_RETRY |
+						FAULT_FLAG_KILLABLE | FAULT_FLAG_USER,
+				       .pgoff = 0x200, .address = 0x7f0000200000ul };
+	pfn_t pfn = { .val = 0x123400ull | PFN_DEV | PFN_MAP };
+	void *entry = (void *)0x2468ul;
+
+	trace_dax_pmd_fault(&inode, &vmf, 0x3ff, 0);
+	trace_dax_pmd_fault_done(&inode, &vmf, 0x3ff, VM_FAULT_NOPAGE);
+	trace_dax_pmd_load_hole(&inode, &vmf, vmemmap + 0x100, entry);
+	trace_dax_pmd_load_hole_fallback(&inode, &vmf, NULL, entry);
+	trace_dax_pmd_insert_mapping(&inode, &vmf, 0x200000, pfn, entry);
+	trace_dax_pte_fault(&inode, &vmf, 0);
+	trace_dax_pte_fault_done(&inode, &vmf, VM_FAULT_MAJOR | VM_FAULT_RETRY);
+	trace_dax_load_hole(&inode, &vmf, VM_FAULT_NOPAGE);
+	trace_dax_insert_pfn_mkwrite_no_entry(&inode, &vmf, 0);
+	trace_dax_insert_pfn_mkwrite(&inode, &vmf, VM_FAULT_SIGBUS);
+	trace_dax_insert_mapping(&inode, &vmf, entry);
+	trace_dax_writeback_range(&inode, 0, 0x3ff);
+	trace_dax_writeback_range_done(&inode, 0, 0x3ff);
+	trace_dax_writeback_one(&inode, 0x200, 0x200);
+}
+
+static void fire_ipi(void)
+{
+	static const struct cpumask mask = { .bits = { 0x800000000aul } };
+	const char *reason = TPS("Function call interrupts");
+
+	trace_ipi_raise(&mask, reason);
+	trace_ipi_entry(reason);
+	trace_ipi_exit(reason);
+}
+
+static void fire_thermal_power_allocator(void)
+{
+	static struct thermal_zone_device tz = { .id = 1 };
+	static u32 req[3] = { 1500, 2000, 0 };
+	static u32 granted[3] = { 1200, 1800, 0 };
+
+	trace_thermal_power_allocator(&tz, req, 3500, granted, 3000, 3, 4000, 5000, 75000, -2000);
+	trace_thermal_power_allocator(&tz, req, 0, granted, 0, 0, 0, 0, 40000, 0);
+	trace_thermal_power_allocator_pid(&tz, -2000, -15000, -1200, -300, 0, 3000);
+}
+
+static void fire_smbus(void)
+{
+	static const struct i2c_adapter adap = { .nr = 3 };
+	static const union i2c_smbus_data byte = { .byte = 0x5a };
+	static const union i2c_smbus_data block = { .block = { 4, 0xde, 0xad, 0xbe, 0xef } };
+
+	/* The conditions: a write, then a read, which smbus_write skips. */
+	trace_smbus_write(&adap, 0x50, 0, I2C_SMBUS_WRITE, 0x10, I2C_SMBUS_BYTE_DATA, &byte);
+	trace_smbus_write(&adap, 0x50, 0, I2C_SMBUS_READ, 0x10, I2C_SMBUS_BYTE_DATA, &byte);
+	trace_smbus_read(&adap, 0x50, 0, I2C_SMBUS_READ, 0x20, I2C_SMBUS_BLOCK_DATA);
+	trace_smbus_read(&adap, 0x50, 0, I2C_SMBUS_WRITE, 0x20, I2C_SMBUS_BLOCK_DATA);
+	trace_smbus_reply(&adap, 0x50, 0, I2C_SMBUS_READ, 0x20, I2C_SMBUS_BLOCK_DATA, &block, 0);
+	trace_smbus_reply(&adap, 0x50, 0, I2C_SMBUS_READ, 0x20, I2C_SMBUS_BLOCK_DATA, &block, -5);
+	trace_smbus_result(&adap, 0x50, 0, I2C_SMBUS_WRITE, 0x10, I2C_SMBUS_QUICK, 0);
+	trace_smbus_result(&adap, 0x50, 0, I2C_SMBUS_READ, 0x20, I2C_SMBUS_I2C_BLOCK_DATA, -6);
+}
+
+static void fire_i2c(void)
+{
+	static const struct i2c_adapter adap = { .nr = 1 };
+	static u8 wbuf[2] = { 0x00, 0x10 };
+	static u8 rbuf[20] = { 0x41, 0x42, 0x43, 0x00, 0xff, 0x10, 0x20, 0x30, 0x40, 0x50,
+			       0x60, 0x70, 0x80, 0x90, 0xa0, 0xb0, 0xc0, 0xd0, 0xe0, 0xf0 };
+	static const struct i2c_msg w = { .addr = 0x68, .flags = 0, .len = 2, .buf = wbuf };
+	static const struct i2c_msg r = { .addr = 0x68, .flags = I2C_M_RD, .len = 20, .buf = rbuf };
+
+	trace_i2c_write(&adap, &w, 0);
+	trace_i2c_read(&adap, &r, 1);
+	trace_i2c_reply(&adap, &r, 1);
+	trace_i2c_result(&adap, 2, 2);
+}
+
+static void fire_osnoise(void)
+{
+	trace_thread_noise(&task_b, 1234567890123ull, 4500);
+	trace_softirq_noise(NET_RX_SOFTIRQ, 1234567990000ull, 1200);
+	trace_irq_noise(236, "local_timer", 1234568000001ull, 800);
+	trace_nmi_noise(1234569000000ull, 300);
+	trace_sample_threshold(1234570000000ull, 20000, 3);
+}
+
+static void fire_iscsi(void)
+{
+	static struct device dev = { .init_name = "connection1:0" };
+
+	iscsi_dbg_trace(trace_iscsi_dbg_conn, &dev, "%s state %d\n", "iscsi_conn_start", 2);
+	iscsi_dbg_trace(trace_iscsi_dbg_session, &dev, "session %u recovery %s", 1u, "timed out");
+	iscsi_dbg_trace(trace_iscsi_dbg_eh, &dev, "abort task %p", (void *)0x1000);
+	iscsi_dbg_trace(trace_iscsi_dbg_tcp, &dev, "%s", "");
+	iscsi_dbg_trace(trace_iscsi_dbg_sw_tcp, &dev, "xmit %d bytes", 48);
+	iscsi_dbg_trace(trace_iscsi_dbg_trans_session, &dev, "%s", "iscsi_session_release");
+	iscsi_dbg_trace(trace_iscsi_dbg_trans_conn, &dev, "%s %d", "iscsi_conn_release", 0);
+}
+
 /* Every event of the corpus, in the order of its headers. */
 /* A fork the machine made (main.c's proc connector): the kernel's event of it. */
 void conformance_fire_fork(void)
@@ -486,4 +951,26 @@ void conformance_fire_all(void)
 	fire_alarmtimer();
 	fire_error_report();
 	fire_syscalls();
+	fire_tcp();
+	fire_neigh();
+	fire_skb();
+	fire_napi();
+	fire_qdisc();
+	fire_oom();
+	fire_compaction();
+	fire_vmscan();
+	fire_filemap();
+	fire_percpu();
+	fire_migrate();
+	fire_mmap_lock();
+	fire_initcall();
+	fire_printk();
+	fire_io_uring();
+	fire_fs_dax();
+	fire_ipi();
+	fire_thermal_power_allocator();
+	fire_smbus();
+	fire_i2c();
+	fire_osnoise();
+	fire_iscsi();
 }

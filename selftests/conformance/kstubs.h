@@ -27,6 +27,7 @@
 #ifndef _CONFORMANCE_KSTUBS_H
 #define _CONFORMANCE_KSTUBS_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -74,6 +75,7 @@ typedef uint8_t		__u8;
 typedef uint16_t	__u16;
 typedef uint32_t	__u32;
 typedef unsigned long long __u64;
+typedef int16_t		__s16;
 typedef int32_t		__s32;
 typedef uint16_t	__be16;
 typedef uint32_t	__be32;
@@ -95,6 +97,15 @@ typedef long		time64_t;
 
 #define __force
 #define __rcu
+/*
+ * The reference kernel's x86 per-CPU pointers are in the %gs address space
+ * (CONFIG_USE_X86_SEG_SUPPORT): its formats name the type so.
+ */
+#ifdef __SEG_GS
+#define __percpu		__seg_gs
+#else
+#define __percpu
+#endif
 #define __user
 #define __maybe_unused		__attribute__((__unused__))
 #define READ_ONCE(x)		(*(const volatile __typeof__(x) *)&(x))
@@ -215,6 +226,8 @@ struct pid {
 
 struct mm_struct {
 	unsigned long	total_vm;
+	long		rss[4];		/* MM_FILEPAGES... */
+	long		pgtables_bytes;
 };
 
 struct signal_struct {
@@ -692,6 +705,7 @@ struct address_space;
 
 struct inode {
 	umode_t			i_mode;
+	dev_t			i_rdev;
 	unsigned long		i_ino;
 	unsigned long		i_state;
 	unsigned long		dirtied_when;
@@ -710,6 +724,9 @@ struct folio {
 	pgoff_t			index;
 	struct address_space	*mapping;
 	struct mem_cgroup	*memcg;
+	unsigned long		pfn;		/* folio_pfn() */
+	unsigned int		order;		/* folio_order() */
+	bool			file_lru;	/* folio_is_file_lru() */
 };
 
 struct kernfs_node {
@@ -1030,6 +1047,8 @@ struct net_device {
 	char		name[16];
 	const char	*drivername;
 	struct device	*dev_parent;
+	int		ifindex;
+	unsigned char	addr_len;
 };
 
 static inline const char *netdev_drivername(const struct net_device *dev)
@@ -1059,6 +1078,7 @@ struct sk_buff {
 	__u16			network_header;
 	__u16			mac_header;
 	__u32			hash;
+	__u32			mark;
 	unsigned int		napi_id;
 	unsigned int		truesize;
 	unsigned char		*head;
@@ -1126,14 +1146,20 @@ struct sock {
 	struct in6_addr		sk_v6_daddr;
 	struct in6_addr		sk_v6_rcv_saddr;
 	struct proto		*sk_prot;
+	u64			sk_cookie;
+};
+
+struct ipv6_pinfo {
+	struct in6_addr	saddr;
 };
 
 struct inet_sock {
-	struct sock	sk;
-	__be32		inet_saddr;
-	__be32		inet_daddr;
-	__be16		inet_sport;
-	__be16		inet_dport;
+	struct sock		sk;
+	struct ipv6_pinfo	*pinet6;
+	__be32			inet_saddr;
+	__be32			inet_daddr;
+	__be16			inet_sport;
+	__be16			inet_dport;
 };
 
 static inline struct inet_sock *inet_sk(const struct sock *sk)
@@ -1260,5 +1286,559 @@ static inline int syscall_regfunc(void)
 static inline void syscall_unregfunc(void)
 {
 }
+
+/* ------------------------------------------------------------------
+ * TCP and its addresses: <linux/in.h>, <linux/ip.h>, <linux/ipv6.h>,
+ * <linux/tcp.h>, <net/tcp.h>, <net/inet_sock.h>, <net/request_sock.h>
+ */
+struct in_addr {
+	__be32	s_addr;
+};
+
+struct sockaddr_in {
+	sa_family_t	sin_family;
+	__be16		sin_port;
+	struct in_addr	sin_addr;
+	unsigned char	__pad[8];
+};
+
+struct iphdr {
+	__u8	ihl:4,
+		version:4;
+	__u8	tos;
+	__be16	tot_len;
+	__be16	id;
+	__be16	frag_off;
+	__u8	ttl;
+	__u8	protocol;
+	__u16	check;
+	__be32	saddr;
+	__be32	daddr;
+};
+
+struct ipv6hdr {
+	__u8		priority:4,
+			version:4;
+	__u8		flow_lbl[3];
+	__be16		payload_len;
+	__u8		nexthdr;
+	__u8		hop_limit;
+	struct in6_addr	saddr;
+	struct in6_addr	daddr;
+};
+
+struct tcphdr {
+	__be16	source;
+	__be16	dest;
+	__be32	seq;
+	__be32	ack_seq;
+	__u16	res1:4,
+		doff:4,
+		fin:1,
+		syn:1,
+		rst:1,
+		psh:1,
+		ack:1,
+		urg:1,
+		ece:1,
+		cwr:1;
+	__be16	window;
+	__u16	check;
+	__be16	urg_ptr;
+};
+
+static inline struct iphdr *ip_hdr(const struct sk_buff *skb)
+{
+	return (struct iphdr *)(skb->head + skb->network_header);
+}
+
+static inline struct ipv6hdr *ipv6_hdr(const struct sk_buff *skb)
+{
+	return (struct ipv6hdr *)(skb->head + skb->network_header);
+}
+
+static inline unsigned int __tcp_hdrlen(const struct tcphdr *th)
+{
+	return th->doff * 4;
+}
+
+static inline struct ipv6_pinfo *inet6_sk(const struct sock *sk)
+{
+	return inet_sk(sk)->pinet6;
+}
+
+struct tcp_sock {
+	struct inet_sock	inet;
+	u32			snd_nxt;
+	u32			snd_una;
+	u32			snd_wnd;
+	u32			rcv_wnd;
+	u32			srtt_us;
+	u32			snd_cwnd;
+	u32			snd_ssthresh;
+};
+
+static inline struct tcp_sock *tcp_sk(const struct sock *sk)
+{
+	return (struct tcp_sock *)sk;
+}
+
+static inline u32 tcp_snd_cwnd(const struct tcp_sock *tp)
+{
+	return tp->snd_cwnd;
+}
+
+/* Out of CWR and Recovery: the larger of ssthresh and 3/4 of cwnd. */
+static inline u32 tcp_current_ssthresh(const struct sock *sk)
+{
+	const struct tcp_sock *tp = tcp_sk(sk);
+	u32 three_quarters = (tp->snd_cwnd >> 1) + (tp->snd_cwnd >> 2);
+
+	return tp->snd_ssthresh > three_quarters ? tp->snd_ssthresh : three_quarters;
+}
+
+static inline u64 sock_gen_cookie(struct sock *sk)
+{
+	return sk->sk_cookie;
+}
+
+struct request_sock {
+	const struct sock	*rsk_listener;
+};
+
+struct inet_request_sock {
+	struct request_sock	req;
+	__u16			ir_num;
+	__be16			ir_rmt_port;
+	__be32			ir_loc_addr;
+	__be32			ir_rmt_addr;
+	struct in6_addr		ir_v6_loc_addr;
+	struct in6_addr		ir_v6_rmt_addr;
+};
+
+static inline struct inet_request_sock *inet_rsk(const struct request_sock *sk)
+{
+	return (struct inet_request_sock *)sk;
+}
+
+/* ------------------------------------------------------------------
+ * Neighbours: <uapi/linux/neighbour.h>, <net/neighbour.h>
+ */
+#define MAX_ADDR_LEN	32
+
+#define NUD_INCOMPLETE	0x01
+#define NUD_REACHABLE	0x02
+#define NUD_STALE	0x04
+#define NUD_DELAY	0x08
+#define NUD_PROBE	0x10
+#define NUD_FAILED	0x20
+#define NUD_NOARP	0x40
+#define NUD_PERMANENT	0x80
+
+struct neigh_table {
+	int		family;
+	atomic_t	gc_entries;
+};
+
+struct neighbour {
+	struct neigh_table	*tbl;
+	unsigned long		confirmed;
+	unsigned long		updated;
+	refcount_t		refcnt;
+	unsigned long		used;
+	u8			nud_state;
+	u8			type;
+	u8			dead;
+	u32			flags;
+	unsigned char		ha[MAX_ADDR_LEN];
+	struct net_device	*dev;
+	u8			primary_key[16];
+};
+
+/* ------------------------------------------------------------------
+ * sk_buffs, NAPI, queueing disciplines: <net/dropreason.h>,
+ * <linux/netdevice.h>, <uapi/linux/pkt_sched.h>, <net/sch_generic.h>
+ */
+/* The first of 6.1's drop reasons (kfree_skb's list differs in 6.18 anyway). */
+#define DEFINE_DROP_REASON(FN, FNe)	\
+	FN(NOT_SPECIFIED)		\
+	FN(NO_SOCKET)			\
+	FN(PKT_TOO_SMALL)		\
+	FN(TCP_CSUM)			\
+	FNe(MAX)
+
+enum skb_drop_reason {
+	SKB_NOT_DROPPED_YET = 0,
+	SKB_DROP_REASON_NOT_SPECIFIED,
+	SKB_DROP_REASON_NO_SOCKET,
+	SKB_DROP_REASON_PKT_TOO_SMALL,
+	SKB_DROP_REASON_TCP_CSUM,
+	SKB_DROP_REASON_MAX,
+};
+
+struct napi_struct {
+	struct net_device	*dev;
+};
+
+#define TC_H_MAJ_MASK	(0xFFFF0000U)
+#define TC_H_MIN_MASK	(0x0000FFFFU)
+#define TC_H_MAJ(h)	((h)&TC_H_MAJ_MASK)
+#define TC_H_MIN(h)	((h)&TC_H_MIN_MASK)
+
+struct netdev_queue {
+	struct net_device	*dev;
+	unsigned long		state;
+};
+
+struct Qdisc_ops {
+	char	id[16];
+};
+
+struct Qdisc {
+	u32			handle;
+	u32			parent;
+	const struct Qdisc_ops	*ops;
+	struct netdev_queue	*dev_queue;
+};
+
+static inline struct net_device *qdisc_dev(const struct Qdisc *qdisc)
+{
+	return qdisc->dev_queue->dev;
+}
+
+/* ------------------------------------------------------------------
+ * Memory management: <linux/mm.h>, <linux/mmzone.h>, <linux/compaction.h>,
+ * <linux/migrate_mode.h>, <linux/shrinker.h>, mm/internal.h, mm/vmscan.c
+ */
+static inline unsigned long get_mm_counter(struct mm_struct *mm, int member)
+{
+	return (unsigned long)mm->rss[member];
+}
+
+static inline unsigned long mm_pgtables_bytes(const struct mm_struct *mm)
+{
+	return (unsigned long)mm->pgtables_bytes;
+}
+
+static inline unsigned long folio_pfn(const struct folio *folio)
+{
+	return folio->pfn;
+}
+
+static inline unsigned int folio_order(const struct folio *folio)
+{
+	return folio->order;
+}
+
+static inline bool folio_is_file_lru(const struct folio *folio)
+{
+	return folio->file_lru;
+}
+
+struct zone {
+	int		node;
+	enum zone_type	idx;
+	unsigned int	compact_considered;
+	unsigned int	compact_defer_shift;
+	int		compact_order_failed;
+};
+
+struct zoneref {
+	struct zone	*zone;
+	int		zone_idx;
+};
+
+static inline int zone_to_nid(const struct zone *zone)
+{
+	return zone->node;
+}
+
+#define zone_idx(zone)		((zone)->idx)
+
+static inline bool compaction_failed(enum compact_result result)
+{
+	return result == COMPACT_COMPLETE;
+}
+
+static inline bool compaction_withdrawn(enum compact_result result)
+{
+	return result == COMPACT_SKIPPED || result == COMPACT_DEFERRED ||
+	       result == COMPACT_CONTENDED || result == COMPACT_PARTIAL_SKIPPED;
+}
+
+struct compact_control {
+	unsigned long	nr_migratepages;
+	unsigned long	free_pfn;
+	unsigned long	migrate_pfn;
+};
+
+enum migrate_mode { MIGRATE_ASYNC, MIGRATE_SYNC_LIGHT, MIGRATE_SYNC };
+
+enum migrate_reason {
+	MR_COMPACTION, MR_MEMORY_FAILURE, MR_MEMORY_HOTPLUG, MR_SYSCALL, MR_MEMPOLICY_MBIND,
+	MR_NUMA_MISPLACED, MR_CONTIG_RANGE, MR_LONGTERM_PIN, MR_DEMOTION, MR_TYPES
+};
+
+typedef unsigned int isolate_mode_t;
+typedef unsigned int uid_t;
+
+struct shrink_control {
+	gfp_t	gfp_mask;
+	int	nid;
+};
+
+struct shrinker {
+	unsigned long	(*scan_objects)(struct shrinker *, struct shrink_control *sc);
+};
+
+struct reclaim_stat {
+	unsigned int	nr_dirty;
+	unsigned int	nr_unqueued_dirty;
+	unsigned int	nr_congested;
+	unsigned int	nr_writeback;
+	unsigned int	nr_immediate;
+	unsigned int	nr_pageout;
+	unsigned int	nr_activate[2];
+	unsigned int	nr_ref_keep;
+	unsigned int	nr_unmap_fail;
+	unsigned int	nr_lazyfree_fail;
+};
+
+enum vmscan_throttle_state {
+	VMSCAN_THROTTLE_WRITEBACK,
+	VMSCAN_THROTTLE_ISOLATED,
+	VMSCAN_THROTTLE_NOPROGRESS,
+	VMSCAN_THROTTLE_CONGESTED,
+	NR_VMSCAN_THROTTLE,
+};
+
+/* <linux/errseq.h>, <linux/fs.h> */
+typedef u32 errseq_t;
+
+struct file {
+	struct address_space	*f_mapping;
+	errseq_t		f_wb_err;
+};
+
+/* ------------------------------------------------------------------
+ * <linux/init.h>, <linux/io_uring_types.h>, <uapi/linux/io_uring.h>
+ */
+typedef int (*initcall_t)(void);
+
+#define IORING_SETUP_SQPOLL	(1U << 1)
+
+struct io_ring_ctx {
+	unsigned int	flags;
+};
+
+struct io_cqe {
+	u64	user_data;
+	s32	res;
+	u32	flags;
+};
+
+struct io_wq_work {
+	unsigned int	flags;
+};
+
+struct io_kiocb {
+	struct io_ring_ctx	*ctx;
+	u8			opcode;
+	unsigned int		flags;
+	struct io_cqe		cqe;
+	struct io_wq_work	work;
+};
+
+struct io_uring_sqe {
+	__u8	opcode;
+	__u8	flags;
+	__u16	ioprio;
+	__s32	fd;
+	__u64	off;
+	__u64	addr;
+	__u32	len;
+	__u32	poll32_events;
+	__u64	user_data;
+	__u16	buf_index;
+	__u16	personality;
+	__u32	file_index;
+	__u64	addr3;
+	__u64	__pad2[1];
+};
+
+/* io_uring/opdef.c's names, of the opcodes fire.c passes. */
+static inline const char *io_uring_get_opcode(u8 opcode)
+{
+	switch (opcode) {
+	case 0: return "NOP";
+	case 1: return "READV";
+	case 2: return "WRITEV";
+	case 22: return "READ";
+	case 23: return "WRITE";
+	}
+	return "INVALID";
+}
+
+/* ------------------------------------------------------------------
+ * DAX faults: <linux/mm_types.h>, <linux/mm.h>, <linux/pfn_t.h>
+ */
+typedef unsigned int vm_fault_t;
+
+enum vm_fault_reason {
+	VM_FAULT_OOM            = (__force vm_fault_t)0x000001,
+	VM_FAULT_SIGBUS         = (__force vm_fault_t)0x000002,
+	VM_FAULT_MAJOR          = (__force vm_fault_t)0x000004,
+	VM_FAULT_WRITE          = (__force vm_fault_t)0x000008,
+	VM_FAULT_HWPOISON       = (__force vm_fault_t)0x000010,
+	VM_FAULT_HWPOISON_LARGE = (__force vm_fault_t)0x000020,
+	VM_FAULT_SIGSEGV        = (__force vm_fault_t)0x000040,
+	VM_FAULT_NOPAGE         = (__force vm_fault_t)0x000100,
+	VM_FAULT_LOCKED         = (__force vm_fault_t)0x000200,
+	VM_FAULT_RETRY          = (__force vm_fault_t)0x000400,
+	VM_FAULT_FALLBACK       = (__force vm_fault_t)0x000800,
+	VM_FAULT_DONE_COW       = (__force vm_fault_t)0x001000,
+	VM_FAULT_NEEDDSYNC      = (__force vm_fault_t)0x002000,
+	VM_FAULT_COMPLETED      = (__force vm_fault_t)0x004000,
+};
+
+/* 6.1's lists (6.18 names VM_FAULT_COMPLETED and FAULT_FLAG_VMA_LOCK too). */
+#define VM_FAULT_RESULT_TRACE \
+	{ VM_FAULT_OOM,			"OOM" }, \
+	{ VM_FAULT_SIGBUS,		"SIGBUS" }, \
+	{ VM_FAULT_MAJOR,		"MAJOR" }, \
+	{ VM_FAULT_WRITE,		"WRITE" }, \
+	{ VM_FAULT_HWPOISON,		"HWPOISON" }, \
+	{ VM_FAULT_HWPOISON_LARGE,	"HWPOISON_LARGE" }, \
+	{ VM_FAULT_SIGSEGV,		"SIGSEGV" }, \
+	{ VM_FAULT_NOPAGE,		"NOPAGE" }, \
+	{ VM_FAULT_LOCKED,		"LOCKED" }, \
+	{ VM_FAULT_RETRY,		"RETRY" }, \
+	{ VM_FAULT_FALLBACK,		"FALLBACK" }, \
+	{ VM_FAULT_DONE_COW,		"DONE_COW" }, \
+	{ VM_FAULT_NEEDDSYNC,		"NEEDDSYNC" }
+
+enum fault_flag {
+	FAULT_FLAG_WRITE =		1 << 0,
+	FAULT_FLAG_MKWRITE =		1 << 1,
+	FAULT_FLAG_ALLOW_RETRY =	1 << 2,
+	FAULT_FLAG_RETRY_NOWAIT =	1 << 3,
+	FAULT_FLAG_KILLABLE =		1 << 4,
+	FAULT_FLAG_TRIED =		1 << 5,
+	FAULT_FLAG_USER =		1 << 6,
+	FAULT_FLAG_REMOTE =		1 << 7,
+	FAULT_FLAG_INSTRUCTION =	1 << 8,
+	FAULT_FLAG_INTERRUPTIBLE =	1 << 9,
+};
+
+#define FAULT_FLAG_TRACE \
+	{ FAULT_FLAG_WRITE,		"WRITE" }, \
+	{ FAULT_FLAG_MKWRITE,		"MKWRITE" }, \
+	{ FAULT_FLAG_ALLOW_RETRY,	"ALLOW_RETRY" }, \
+	{ FAULT_FLAG_RETRY_NOWAIT,	"RETRY_NOWAIT" }, \
+	{ FAULT_FLAG_KILLABLE,		"KILLABLE" }, \
+	{ FAULT_FLAG_TRIED,		"TRIED" }, \
+	{ FAULT_FLAG_USER,		"USER" }, \
+	{ FAULT_FLAG_REMOTE,		"REMOTE" }, \
+	{ FAULT_FLAG_INSTRUCTION,	"INSTRUCTION" }, \
+	{ FAULT_FLAG_INTERRUPTIBLE,	"INTERRUPTIBLE" }
+
+struct vm_area_struct {
+	unsigned long	vm_start;
+	unsigned long	vm_end;
+	unsigned long	vm_flags;
+};
+
+struct vm_fault {
+	struct vm_area_struct	*vma;
+	enum fault_flag		flags;
+	pgoff_t			pgoff;
+	unsigned long		address;
+};
+
+#define BITS_PER_LONG_LONG	64
+#define PAGE_SIZE		(_AC(1, UL) << PAGE_SHIFT)
+#define PAGE_MASK		(~(PAGE_SIZE-1))
+
+typedef struct {
+	u64	val;
+} pfn_t;
+
+#define PFN_FLAGS_MASK (((u64) (~PAGE_MASK)) << (BITS_PER_LONG_LONG - PAGE_SHIFT))
+#define PFN_SG_CHAIN (1ULL << (BITS_PER_LONG_LONG - 1))
+#define PFN_SG_LAST (1ULL << (BITS_PER_LONG_LONG - 2))
+#define PFN_DEV (1ULL << (BITS_PER_LONG_LONG - 3))
+#define PFN_MAP (1ULL << (BITS_PER_LONG_LONG - 4))
+#define PFN_SPECIAL (1ULL << (BITS_PER_LONG_LONG - 5))
+
+#define PFN_FLAGS_TRACE \
+	{ PFN_SPECIAL,	"SPECIAL" }, \
+	{ PFN_SG_CHAIN,	"SG_CHAIN" }, \
+	{ PFN_SG_LAST,	"SG_LAST" }, \
+	{ PFN_DEV,	"DEV" }, \
+	{ PFN_MAP,	"MAP" }
+
+/* ------------------------------------------------------------------
+ * CPU masks: <linux/cpumask.h>
+ */
+extern unsigned int nr_cpu_ids;
+#define nr_cpumask_bits		nr_cpu_ids
+#define NR_CPUS			64
+
+struct cpumask {
+	unsigned long	bits[NR_CPUS / 64];
+};
+
+#define cpumask_bits(maskp)	((maskp)->bits)
+
+/* ------------------------------------------------------------------
+ * Thermal zones: <linux/thermal.h>
+ */
+struct thermal_zone_device {
+	int	id;
+};
+
+/* ------------------------------------------------------------------
+ * I2C and SMBus: <linux/i2c.h>, <uapi/linux/i2c.h>
+ */
+#define I2C_M_RD		0x0001
+#define I2C_SMBUS_BLOCK_MAX	32
+
+union i2c_smbus_data {
+	__u8	byte;
+	__u16	word;
+	__u8	block[I2C_SMBUS_BLOCK_MAX + 2];
+};
+
+#define I2C_SMBUS_READ		1
+#define I2C_SMBUS_WRITE		0
+
+#define I2C_SMBUS_QUICK		    0
+#define I2C_SMBUS_BYTE		    1
+#define I2C_SMBUS_BYTE_DATA	    2
+#define I2C_SMBUS_WORD_DATA	    3
+#define I2C_SMBUS_PROC_CALL	    4
+#define I2C_SMBUS_BLOCK_DATA	    5
+#define I2C_SMBUS_I2C_BLOCK_BROKEN  6
+#define I2C_SMBUS_BLOCK_PROC_CALL   7
+#define I2C_SMBUS_I2C_BLOCK_DATA    8
+
+struct i2c_msg {
+	__u16	addr;
+	__u16	flags;
+	__u16	len;
+	__u8	*buf;
+};
+
+struct i2c_adapter {
+	int	nr;
+};
+
+/* ------------------------------------------------------------------
+ * <linux/printk.h>'s va_format
+ */
+struct va_format {
+	const char	*fmt;
+	va_list		*va;
+};
 
 #endif /* _CONFORMANCE_KSTUBS_H */

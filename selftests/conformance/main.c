@@ -44,6 +44,9 @@ void conformance_fire_fork(void);
 static const char *const systems[] = {
 	"sched", "irq", "timer", "workqueue", "signal", "task", "kmem", "writeback",
 	"block", "net", "sock", "power", "rcu", "alarmtimer", "error_report", "raw_syscalls",
+	"tcp", "neigh", "skb", "napi", "qdisc", "oom", "compaction", "vmscan", "filemap",
+	"percpu", "migrate", "mmap_lock", "initcall", "printk", "io_uring", "fs_dax", "ipi",
+	"thermal_power_allocator", "smbus", "i2c", "osnoise", "iscsi",
 };
 
 static bool corpus_system(const char *system)
