@@ -355,13 +355,17 @@ void ring_buffer_free_read_page(struct trace_buffer *buffer, int cpu, void *data
 
 /*
  * Copy events from the reader position into @dst, as many as fit in @len
- * bytes, a time event always with the event it belongs to.
+ * bytes, a time event always with the event it belongs to.  The events
+ * taken are consecutive on the reader page (which is the reader's: no
+ * writer touches it), so they are counted one by one and copied with one
+ * memcpy() at the end: a whole page, as trace_pipe_raw and the recorder
+ * take it, was some ninety calls of memcpy() for 44-byte events.
  */
 static u32 rb_copy_events(struct ring_buffer_per_cpu *cpu_buffer, char *dst, u32 len)
 {
 	struct rb_reader *r = &cpu_buffer->r;
 	const u32 *data = rb_page_data(cpu_buffer->region, r->page);
-	u32 pos = 0;
+	u32 start = r->read, pos = 0;
 
 	while (r->read < r->end) {
 		u32 size = rb_event_size_at(data, r->read, r->end);
@@ -374,7 +378,6 @@ static u32 rb_copy_events(struct ring_buffer_per_cpu *cpu_buffer, char *dst, u32
 			total += rb_event_size_at(data, r->read + size, r->end);
 		if (pos + total > len)
 			break;
-		memcpy(dst + pos, ev, total);
 		pos += total;
 		for (u32 done = 0; done < total; ) {
 			ev = data + r->read / 4;
@@ -402,6 +405,7 @@ static u32 rb_copy_events(struct ring_buffer_per_cpu *cpu_buffer, char *dst, u32
 			done += size;
 		}
 	}
+	memcpy(dst, (const char *)data + start, pos);
 	return pos;
 }
 
