@@ -234,31 +234,43 @@ __ustrace_vstr_fill(char *dst, int size, const char *fmt, va_list *va)
 #undef TP_fast_assign
 #define TP_fast_assign(...)	__VA_ARGS__
 
-/* Only <trace/define_trace.h> says which header to read. */
-#if defined(TRACE_INCLUDE) && defined(__cplusplus)
-
 /*
- * The stages generate C (designated initializers in any order, casts from
- * void *, ...), as the kernel's do: in a C++ file that defines
- * CREATE_TRACE_POINTS, each event class says where its events are defined
- * instead, in one error, and nothing else is generated.  C++ fires the
- * events of a header defined in a C file (Documentation/trace/events.rst,
- * "C++").
+ * The stages compile as C and as C++ (a C++ file may define a header's
+ * events).  What differs:
+ *   - the objects declared before they are defined (the class and event
+ *     objects) have internal linkage in both: "static" in C, an unnamed
+ *     namespace in C++, where a static object cannot be declared ahead of
+ *     its definition;
+ *   - type comparison, static assertions, and how a field's alignment is
+ *     taken from a struct holding it (as the kernel's, which differs from
+ *     the type's own for 8-byte integers on 32-bit x86): C defines the
+ *     struct in alignof, which C++ forbids, so C++ uses a template.
  */
-#undef DECLARE_EVENT_CLASS
-#define DECLARE_EVENT_CLASS(call, proto, args, tstruct, assign, print)	\
-	static_assert(sizeof(#call) == 0, "ustrace: the events of " #call \
-		      " are defined in C: include their trace header with "	\
-		      "CREATE_TRACE_POINTS from a .c file, and from C++ without it");
-#undef DEFINE_EVENT
-#define DEFINE_EVENT(template, name, proto, args)
-#undef DEFINE_EVENT_PRINT
-#define DEFINE_EVENT_PRINT(template, name, proto, args, print)
+#ifndef __USTRACE_LOCAL_BEGIN
+# ifdef __cplusplus
+extern "C++" {
+template <typename __ustrace_t> struct __ustrace_field_holder { __ustrace_t __b; };
+}
+#  define __USTRACE_LOCAL_BEGIN		namespace {
+#  define __USTRACE_LOCAL_END		}
+#  define __USTRACE_LOCAL_DECL		extern
+#  define __USTRACE_LOCAL_DEF
+#  define __ustrace_same_type(a, b)	__is_same(a, b)
+#  define __ustrace_static_assert	static_assert
+#  define __ustrace_field_align(type)	((int)alignof(__ustrace_field_holder<type>))
+# else
+#  define __USTRACE_LOCAL_BEGIN
+#  define __USTRACE_LOCAL_END
+#  define __USTRACE_LOCAL_DECL		static
+#  define __USTRACE_LOCAL_DEF		static
+#  define __ustrace_same_type(a, b)	__builtin_types_compatible_p(a, b)
+#  define __ustrace_static_assert	_Static_assert
+#  define __ustrace_field_align(type)	((int)__alignof__(struct { type __b; }))
+# endif
+#endif
 
-#define TRACE_HEADER_MULTI_READ
-#include TRACE_INCLUDE(TRACE_INCLUDE_FILE)
-
-#elif defined(TRACE_INCLUDE)
+/* Only <trace/define_trace.h> says which header to read. */
+#ifdef TRACE_INCLUDE
 
 /*
  * The prototypes name arguments that a stage may not use; the rest of the
@@ -266,6 +278,10 @@ __ustrace_vstr_fill(char *dst, int size, const char *fmt, va_list *va)
  */
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wunused-parameter"
+#ifdef __cplusplus
+/* C++ warns of the members a designated initializer leaves out; C does not. */
+# pragma GCC diagnostic ignored "-Wmissing-field-initializers"
+#endif
 
 #define TRACE_HEADER_MULTI_READ
 

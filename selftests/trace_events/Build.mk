@@ -9,7 +9,9 @@
 #               four threads recording at once.
 #               Needs libtraceevent (pkg-config); not built without it.
 #   compile-fail.sh  TRACE_EVENT() misuse that must not compile; a clean
-#               header that compiles with -Werror (C, and a user as C++)
+#               header that compiles with -Werror (C and C++)
+#   cxx.sh      events defined from C++ (cxx/): the same formats and
+#               trace text as the same definition compiled as C
 #   sample.sh   what samples/trace_events/trace-events-sample prints
 #   abi.sh      an object built against another USTRACE_RB_ABI: its
 #               events refused with one line on stderr, the trace intact

@@ -70,11 +70,15 @@
 		tstruct							\
 		char			__data[];			\
 	};								\
-	static const struct trace_event_class event_class_##call;
+	__USTRACE_LOCAL_BEGIN						\
+	__USTRACE_LOCAL_DECL const struct trace_event_class event_class_##call; \
+	__USTRACE_LOCAL_END
 
 #undef DEFINE_EVENT
 #define DEFINE_EVENT(template, name, proto, args)			\
-	static struct trace_event_call event_##name;
+	__USTRACE_LOCAL_BEGIN						\
+	__USTRACE_LOCAL_DECL struct trace_event_call event_##name;	\
+	__USTRACE_LOCAL_END
 
 #undef DEFINE_EVENT_PRINT
 #define DEFINE_EVENT_PRINT(template, name, proto, args, print)		\

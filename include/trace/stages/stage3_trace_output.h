@@ -106,7 +106,7 @@
 #undef __print_array
 #define __print_array(array, count, el_size)				\
 	({								\
-		_Static_assert(el_size == 1 || el_size == 2 ||		\
+		__ustrace_static_assert(el_size == 1 || el_size == 2 ||		\
 			       el_size == 4 || el_size == 8,		\
 			       "__print_array: el_size must be 1, 2, 4 or 8"); \
 		trace_print_array_seq(p, array, count, el_size);	\
@@ -133,7 +133,7 @@
 	trace_raw_output_##call(struct trace_seq *s, struct trace_seq *p, \
 				const void *entry)			\
 	{								\
-		struct trace_event_raw_##call *field = (void *)entry;	\
+		struct trace_event_raw_##call *field = (struct trace_event_raw_##call *)entry;	\
 									\
 		(void)p;						\
 		trace_event_printf(s, print);				\
@@ -148,7 +148,8 @@
 					    struct trace_seq *p,	\
 					    const void *entry)		\
 	{								\
-		struct trace_event_raw_##template *field = (void *)entry; \
+		struct trace_event_raw_##template *field =		\
+			(struct trace_event_raw_##template *)entry; \
 									\
 		(void)p;						\
 		trace_event_printf(s, print);				\

@@ -24,11 +24,9 @@
  * Plain char counts as unsigned, as in the kernel (built with
  * -funsigned-char since 6.2), so "char comm[16]" prints "signed:0".
  */
-#undef __ustrace_field_align
-#define __ustrace_field_align(type)	((int)__alignof__(struct { type __b; }))
 #undef __ustrace_is_signed_type
 #define __ustrace_is_signed_type(type)					\
-	(__builtin_types_compatible_p(type, char) ? 0 :			\
+	(__ustrace_same_type(type, char) ? 0 :			\
 	 ((type)-1 < (type)1))
 
 #undef __field_ext

@@ -200,7 +200,9 @@
 									\
 		__data_size = trace_event_get_offsets_##call(&__data_offsets, \
 							     args);	\
-		entry = trace_event_buffer_reserve(&__fbuffer, __data,	\
+		entry = (struct trace_event_raw_##call *)		\
+			trace_event_buffer_reserve(&__fbuffer,		\
+					(struct trace_event_file *)__data, \
 					sizeof(*entry) + __data_size);	\
 		if (!entry)						\
 			return;						\

@@ -67,22 +67,26 @@
 #define DECLARE_EVENT_CLASS(call, proto, args, tstruct, assign, print)	\
 	static const char print_fmt_##call[] __attribute__((__unused__)) = \
 		print;							\
-	static const struct trace_event_class event_class_##call	\
+	__USTRACE_LOCAL_BEGIN						\
+	__USTRACE_LOCAL_DEF const struct trace_event_class event_class_##call \
 		__attribute__((__unused__)) = {				\
 		.system		= TRACE_SYSTEM_STRING,			\
 		.probe		= (void *)trace_event_raw_event_##call,	\
 		.fields_array	= trace_event_fields_##call,		\
-	};
+	};								\
+	__USTRACE_LOCAL_END
 
 #undef __ustrace_define_event
 #define __ustrace_define_event(template, call, fmt, out)		\
-	static struct trace_event_call event_##call = {			\
+	__USTRACE_LOCAL_BEGIN						\
+	__USTRACE_LOCAL_DEF struct trace_event_call event_##call = {	\
 		.event_class	= &event_class_##template,		\
 		.name		= #call,				\
 		.tp		= &__tracepoint_##call,			\
 		.print_fmt	= fmt,					\
 		.output		= out,					\
 	};								\
+	__USTRACE_LOCAL_END						\
 	__attribute__((__constructor__, __used__))			\
 	static void __ustrace_event_add_##call(void)			\
 	{								\
