@@ -46,7 +46,8 @@
 # (USTRACE_SUSTAINED_SEARCH_SECONDS, default 2) from 2 M events/s,
 # doubling while kept, then bisecting (at most 3 steps, to 0.1 M); then one
 # confirmation run at the rate found, USTRACE_SUSTAINED_SECONDS long
-# (default 10), and one more at three quarters of it when that one lost.
+# (default 10), and up to two more, each at three quarters of the one
+# before, while they lose.
 # USTRACE_SUSTAINED_RECORDERS picks the rows (a list of ustrace, mount,
 # collector, lttng; default all).  The recordings go to TMPDIR (a 10 s
 # recording at 10 M events/s is 4.4 GB, removed once counted).
@@ -449,16 +450,19 @@ search() {
 		return 0
 	fi
 	CONFIRM=$RUN_SHORT
-	# once more, at three quarters of it
-	r=$(( lo * 3 / 4 / 100000 * 100000 ))
-	[ "$r" -gt 0 ] || return 0
-	confirm "$r" || return 1
-	if [ "$RUN_OK" = 1 ]; then
-		CONFIRM="$CONFIRM; $(M "$r"): kept"
-		KEPT_LONG=$r
-	else
+	# twice more at most, each at three quarters of the one before
+	r=$lo
+	for k in 1 2; do
+		r=$(( r * 3 / 4 / 100000 * 100000 ))
+		[ "$r" -gt 0 ] || return 0
+		confirm "$r" || return 1
+		if [ "$RUN_OK" = 1 ]; then
+			CONFIRM="$CONFIRM; $(M "$r"): kept"
+			KEPT_LONG=$r
+			return 0
+		fi
 		CONFIRM="$CONFIRM; $(M "$r"): $RUN_SHORT"
-	fi
+	done
 }
 
 # confirm RATE: the long run, logged.  Returns 1 when the recorder broke.
@@ -565,7 +569,7 @@ t_end=$(date +%s)
 
 # ---- the table
 echo "# highest rate with no event lost, producer/consumer mode, M events/s (all writers"
-echo "# together), and what a ${confirm_s} s run at that rate kept (if not: at 3/4 of it)"
+echo "# together), and what a ${confirm_s} s run at that rate kept (if not: at 3/4 of it, then 3/4 of that)"
 printf '%-28s %9s %9s   %-32s %s\n' "" "1 thread" "2 threads" "${confirm_s} s, 1 thread" "${confirm_s} s, 2 threads"
 for kind in "${kinds[@]}"; do
 	printf '%-28s %9s %9s   %-32s %s\n' "${label[$kind]}" "${res[$kind,1]}" "${res[$kind,2]}" \
