@@ -7,7 +7,7 @@
  *					 struct trace_seq *p,
  *					 const void *entry)
  *	{
- *		struct trace_event_raw_foo *field = (void *)entry;
+ *		struct trace_event_raw_foo *field = (struct trace_event_raw_foo *)entry;
  *
  *		trace_event_printf(s, "bar=%d str=%s", field->bar,
  *			((char *)field + (field->__data_loc_str & 0xffff)));
@@ -106,9 +106,9 @@
 #undef __print_array
 #define __print_array(array, count, el_size)				\
 	({								\
-		__ustrace_static_assert(el_size == 1 || el_size == 2 ||		\
-			       el_size == 4 || el_size == 8,		\
-			       "__print_array: el_size must be 1, 2, 4 or 8"); \
+		__ustrace_static_assert(el_size == 1 || el_size == 2 ||	\
+					el_size == 4 || el_size == 8,	\
+					"__print_array: el_size must be 1, 2, 4 or 8"); \
 		trace_print_array_seq(p, array, count, el_size);	\
 	})
 #undef __print_dynamic_array
@@ -133,7 +133,8 @@
 	trace_raw_output_##call(struct trace_seq *s, struct trace_seq *p, \
 				const void *entry)			\
 	{								\
-		struct trace_event_raw_##call *field = (struct trace_event_raw_##call *)entry;	\
+		struct trace_event_raw_##call *field =			\
+			(struct trace_event_raw_##call *)entry;		\
 									\
 		(void)p;						\
 		trace_event_printf(s, print);				\
@@ -149,7 +150,7 @@
 					    const void *entry)		\
 	{								\
 		struct trace_event_raw_##template *field =		\
-			(struct trace_event_raw_##template *)entry; \
+			(struct trace_event_raw_##template *)entry;	\
 									\
 		(void)p;						\
 		trace_event_printf(s, print);				\

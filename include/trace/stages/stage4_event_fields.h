@@ -26,7 +26,7 @@
  */
 #undef __ustrace_is_signed_type
 #define __ustrace_is_signed_type(type)					\
-	(__ustrace_same_type(type, char) ? 0 :			\
+	(__ustrace_same_type(type, char) ? 0 :				\
 	 ((type)-1 < (type)1))
 
 #undef __field_ext

@@ -14,8 +14,10 @@
  *
  *		__data_size = trace_event_get_offsets_foo(&__data_offsets,
  *							  bar, s);
- *		entry = trace_event_buffer_reserve(&__fbuffer, __data,
- *						   sizeof(*entry) + __data_size);
+ *		entry = (struct trace_event_raw_foo *)
+ *			trace_event_buffer_reserve(&__fbuffer,
+ *					(struct trace_event_file *)__data,
+ *					sizeof(*entry) + __data_size);
  *		if (!entry)
  *			return;			// full or off: dropped, counted
  *		entry->__data_loc_str = __data_offsets.str;
