@@ -59,6 +59,13 @@ def main():
         if '((void*)0)' in text and text.replace('((void*)0)', '((void *)0)') == theirs[name]:
             print('# %s: NULL spelled ((void*)0) by this compiler\'s headers' % name)
             text = theirs[name]
+        # __percpu is the x86 GS segment, as in the reference kernel: gcc's
+        # __seg_gs keyword stays as it is written, clang predefines it as a
+        # macro, __attribute__((address_space(256))), the same qualifier.
+        gs = '__attribute__((address_space(256)))'
+        if gs in text and text.replace(gs, '__seg_gs') == theirs[name]:
+            print('# %s: __seg_gs spelled %s by this compiler' % (name, gs))
+            text = theirs[name]
         if text == theirs[name]:
             if name in drift:
                 print('not ok %d - %s: identical, but listed as drift' % (n, name))
