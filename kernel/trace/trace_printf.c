@@ -704,11 +704,21 @@ static bool out_plain(struct out *o, const struct spec *sp, va_list *ap)
 	return true;
 }
 
+/* @v in decimal at @f + @n (room for it assumed). Return: the new length. */
+static size_t fmt_append_uint(char *f, size_t n, unsigned int v)
+{
+	char num[16], *p = fmt_unsigned(num + sizeof(num), v, 10, false);
+	size_t k = (size_t)(num + sizeof(num) - p);
+
+	memcpy(f + n, p, k);
+	return n + k;
+}
+
 /* One C conversion, its argument taken with the type its length says. */
 static void out_conv(struct out *o, const struct spec *sp, va_list *ap)
 {
 	const char *l = sp->length;
-	char f[64], num[16], *p;
+	char f[64];
 	size_t n, k;
 
 	if (out_plain(o, sp, ap))
@@ -719,16 +729,11 @@ static void out_conv(struct out *o, const struct spec *sp, va_list *ap)
 	k = strlen(sp->flags);
 	memcpy(f + n, sp->flags, k);
 	n += k;
-	if (sp->width >= 0) {
-		p = fmt_unsigned(num + sizeof(num), (unsigned int)sp->width, 10, false);
-		memcpy(f + n, p, (size_t)(num + sizeof(num) - p));
-		n += (size_t)(num + sizeof(num) - p);
-	}
+	if (sp->width >= 0)
+		n = fmt_append_uint(f, n, (unsigned int)sp->width);
 	if (sp->prec >= 0) {
 		f[n++] = '.';
-		p = fmt_unsigned(num + sizeof(num), (unsigned int)sp->prec, 10, false);
-		memcpy(f + n, p, (size_t)(num + sizeof(num) - p));
-		n += (size_t)(num + sizeof(num) - p);
+		n = fmt_append_uint(f, n, (unsigned int)sp->prec);
 	}
 	k = strlen(l);
 	memcpy(f + n, l, k);
