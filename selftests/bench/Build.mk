@@ -41,7 +41,7 @@ bench: $(obj)$(d)/sustained_lttng
 endif
 
 # sustained.sh: the highest event rate each recorder keeps with nothing
-# lost, in producer/consumer mode, 2 MiB per CPU: ustrace record,
+# lost, in producer/consumer mode, 8 MiB per CPU: ustrace record,
 # trace-cmd record through the program's tracefs mount, trace-cmd record
 # through the collector (ustrace daemon; an instance, which it consumes),
 # and LTTng-UST with its consumer (discard mode, the same bytes).
