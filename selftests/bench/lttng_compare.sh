@@ -152,7 +152,7 @@ ratio() {
 
 echo "# ours vs LTTng-UST $(pkg-config --modversion lttng-ust 2>/dev/null):" \
      "an enabled event, 3 ints + 16-char string"
-echo "# ${USTRACE_BENCH_EVENTS:-2000000} events per thread, best of 5; callgrind: $cg_n events"
+echo "# ${USTRACE_BENCH_EVENTS:-2000000} events per thread, best of 9 (1 and 2 threads in turns); callgrind: $cg_n events"
 printf '%-28s %12s %12s   %s\n' "" "ours" "LTTng-UST" "ours/LTTng"
 printf '%-28s %12s %12s   %s\n' "1 thread, ns/event" "$o1" "$l1" "$(ratio "$o1" "$l1")"
 printf '%-28s %12s %12s   %s\n' "2 threads, ns/event/thread" "$o2" "$l2" "$(ratio "$o2" "$l2")"
