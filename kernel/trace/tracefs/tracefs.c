@@ -1052,6 +1052,32 @@ int tfs_wait_arm(struct tfs_file *file)
 	return ret;
 }
 
+int tfs_poll_readable(struct tfs_file *file)
+{
+	const struct tfs_fops *fops = file->node->fops;
+	int ret;
+
+	if (!fops->poll_readable)
+		return tfs_readable(file);
+	pthread_mutex_lock(&file->lock);
+	ret = fops->poll_readable(file);
+	pthread_mutex_unlock(&file->lock);
+	return ret;
+}
+
+int tfs_poll_arm(struct tfs_file *file)
+{
+	const struct tfs_fops *fops = file->node->fops;
+	int ret;
+
+	if (!fops->poll_arm)
+		return tfs_wait_arm(file);
+	pthread_mutex_lock(&file->lock);
+	ret = fops->poll_arm(file);
+	pthread_mutex_unlock(&file->lock);
+	return ret;
+}
+
 void tfs_release(struct tfs_file *file)
 {
 	if (!file)
@@ -1080,5 +1106,7 @@ const struct tfs_backend tfs_local_backend = {
 	.readable	= tfs_readable,
 	.wait_word	= tfs_wait_word,
 	.wait_arm	= tfs_wait_arm,
+	.poll_readable	= tfs_poll_readable,
+	.poll_arm	= tfs_poll_arm,
 	.release	= tfs_release,
 };

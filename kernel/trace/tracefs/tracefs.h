@@ -150,6 +150,16 @@ int tfs_readable(struct tfs_file *file);
 uint32_t *tfs_wait_word(struct tfs_file *file);
 int tfs_wait_arm(struct tfs_file *file);
 
+/*
+ * The same for poll(2), where a file's poll waits for something else than
+ * its reads: a CPU's trace_pipe and trace_pipe_raw poll readable only when
+ * the buffer is buffer_percent full, as the kernel's trace_poll(), while
+ * their reads wake on any data.  Same returns as tfs_readable() and
+ * tfs_wait_arm().
+ */
+int tfs_poll_readable(struct tfs_file *file);
+int tfs_poll_arm(struct tfs_file *file);
+
 /* Close. */
 void tfs_release(struct tfs_file *file);
 
@@ -180,6 +190,9 @@ struct tfs_backend {
 	int	(*readable)(struct tfs_file *file);
 	uint32_t *(*wait_word)(struct tfs_file *file);
 	int	(*wait_arm)(struct tfs_file *file);
+	/* NULL: poll(2) waits as reads do (readable, wait_arm) */
+	int	(*poll_readable)(struct tfs_file *file);
+	int	(*poll_arm)(struct tfs_file *file);
 	void	(*release)(struct tfs_file *file);
 };
 

@@ -1192,6 +1192,17 @@ static void tfs_op_flush(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *
  * readable, and the kernel then polls again.  One handle per file: a
  * newer one replaces the older.
  */
+/* A poll's readiness and arm: the backend's poll_*, else its read's. */
+static int tfs_be_poll_readable(struct tfs_file *file)
+{
+	return tfs_be->poll_readable ? tfs_be->poll_readable(file) : tfs_be->readable(file);
+}
+
+static int tfs_be_poll_arm(struct tfs_file *file)
+{
+	return tfs_be->poll_arm ? tfs_be->poll_arm(file) : tfs_be->wait_arm(file);
+}
+
 static void tfs_op_poll(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi,
 			struct fuse_pollhandle *ph)
 {
@@ -1204,7 +1215,7 @@ static void tfs_op_poll(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *f
 	(void)ino;
 	if ((tfs_handle_of(fi)->flags & O_ACCMODE) != O_RDONLY)
 		revents |= POLLOUT | POLLWRNORM;
-	if (tfs_be->readable(file))
+	if (tfs_be_poll_readable(file))
 		revents |= POLLIN | POLLRDNORM;
 	if (ph && (revents & POLLIN)) {
 		fuse_pollhandle_destroy(ph);
@@ -1291,7 +1302,7 @@ static void tfs_tick(struct tfs_server *srv)
 		free(p);
 	}
 	while ((q = *qq)) {
-		if (!tfs_be->readable(q->file)) {
+		if (!tfs_be_poll_readable(q->file)) {
 			qq = &q->next;
 			continue;
 		}
@@ -1343,7 +1354,7 @@ static int tfs_arm_waiters(struct tfs_server *srv, uint32_t **word, uint32_t *se
 	for (p = srv->parked; p && ms; p = p->next)
 		ms = p->interrupted ? 0 : tfs_min_ms(ms, tfs_be->wait_arm(p->file));
 	for (q = srv->pollers; q && ms; q = q->next)
-		ms = tfs_min_ms(ms, tfs_be->wait_arm(q->file));
+		ms = tfs_min_ms(ms, tfs_be_poll_arm(q->file));
 	return several ? tfs_min_ms(ms, TFS_TICK_MS) : ms;
 }
 

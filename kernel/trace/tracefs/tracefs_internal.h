@@ -224,6 +224,9 @@ struct tfs_node {
  *	      what @write_piece kept for it; return 0 or -errno
  * @trunc:    what O_TRUNC (or truncate()) with write access does
  * @readable: would @read return something now (consuming files)
+ * @wait_word, @wait_arm: tfs_wait_word() and tfs_wait_arm() of the file
+ * @poll_readable, @poll_arm: tfs_poll_readable() and tfs_poll_arm(), for
+ *	      a file whose poll waits for more than its reads (NULL: the same)
  * @release:  undo @open
  * @trunc_err: an O_TRUNC that may fail (synthetic_events: -EBUSY): the
  *	      open or truncate(2) fails with its error
@@ -242,6 +245,8 @@ struct tfs_fops {
 	int	(*readable)(struct tfs_file *f);
 	uint32_t *(*wait_word)(struct tfs_file *f);
 	int	(*wait_arm)(struct tfs_file *f);
+	int	(*poll_readable)(struct tfs_file *f);
+	int	(*poll_arm)(struct tfs_file *f);
 	void	(*release)(struct tfs_file *f);
 	int	(*trunc_err)(struct tfs_node *node);
 };

@@ -311,6 +311,52 @@ static int trace_pipe_wait_arm(struct tfs_file *f)
 	return wait_answer(armed);
 }
 
+/*
+ * poll(2) of trace_pipe and trace_pipe_raw, as the kernel's trace_poll():
+ * readable at once with the "block" option; a CPU's file when the CPU's
+ * buffer is buffer_percent full (0: on any data), the top level's
+ * trace_pipe on any data (the kernel's poll of all CPUs ignores
+ * buffer_percent).  What a read took out of the buffer and has yet to
+ * return (@pending) is readable too.  Reads wait for any data all the
+ * same: a reader that polls first and reads after gets what the kernel's
+ * gets, whole pages at a time (trace-cmd record's readers).  @read_ready
+ * and @read_arm are the file's own for reads, used at 0 percent.
+ * Return: with @arm as tfs_poll_arm(), else as tfs_poll_readable().
+ */
+static int pipe_poll(struct tfs_file *f, bool pending, bool arm,
+		     int (*read_ready)(struct tfs_file *f), int (*read_arm)(struct tfs_file *f))
+{
+	struct trace_array *tr = f->inst->tr;
+	int pct, armed;
+
+	if (trace_array_get_option(tr, "block") > 0)
+		return arm ? 0 : 1;
+	pct = f->node->cpu == RING_BUFFER_ALL_CPUS ? 0 : (int)trace_array_buffer_percent(tr);
+	if (!pct)
+		return arm ? read_arm(f) : read_ready(f);
+	if (pending)
+		return arm ? 0 : 1;
+	armed = ring_buffer_wait_arm(trace_array_buffer(tr), f->node->cpu, pct);
+	return arm ? wait_answer(armed) : armed == RING_BUFFER_WAIT_READY;
+}
+
+static bool trace_pipe_pending(struct tfs_file *f)
+{
+	struct text_state *st = f->priv;
+
+	return seq_pending(st) || pipe_at_end(f, st);
+}
+
+static int trace_pipe_poll_readable(struct tfs_file *f)
+{
+	return pipe_poll(f, trace_pipe_pending(f), false, trace_pipe_readable, trace_pipe_wait_arm);
+}
+
+static int trace_pipe_poll_arm(struct tfs_file *f)
+{
+	return pipe_poll(f, trace_pipe_pending(f), true, trace_pipe_readable, trace_pipe_wait_arm);
+}
+
 const struct tfs_fops tfs_fops_trace_pipe = {
 	.mode		= 0440,
 	.open		= trace_pipe_open,
@@ -318,6 +364,8 @@ const struct tfs_fops tfs_fops_trace_pipe = {
 	.readable	= trace_pipe_readable,
 	.wait_word	= pipe_wait_word,
 	.wait_arm	= trace_pipe_wait_arm,
+	.poll_readable	= trace_pipe_poll_readable,
+	.poll_arm	= trace_pipe_poll_arm,
 	.release	= text_release,
 };
 
@@ -413,6 +461,21 @@ static int raw_wait_arm(struct tfs_file *f)
 	return wait_answer(ring_buffer_wait_arm(st->buffer, f->node->cpu, 0));
 }
 
+/* poll(2) waits for buffer_percent (pipe_poll()). */
+static int raw_poll_readable(struct tfs_file *f)
+{
+	struct raw_state *st = f->priv;
+
+	return pipe_poll(f, st->read < RB_PAGE_SIZE, false, raw_readable, raw_wait_arm);
+}
+
+static int raw_poll_arm(struct tfs_file *f)
+{
+	struct raw_state *st = f->priv;
+
+	return pipe_poll(f, st->read < RB_PAGE_SIZE, true, raw_readable, raw_wait_arm);
+}
+
 const struct tfs_fops tfs_fops_trace_pipe_raw = {
 	.mode		= 0440,
 	.open		= raw_open,
@@ -420,6 +483,8 @@ const struct tfs_fops tfs_fops_trace_pipe_raw = {
 	.readable	= raw_readable,
 	.wait_word	= raw_wait_word,
 	.wait_arm	= raw_wait_arm,
+	.poll_readable	= raw_poll_readable,
+	.poll_arm	= raw_poll_arm,
 	.release	= raw_release,
 };
 

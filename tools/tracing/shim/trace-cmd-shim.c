@@ -19,7 +19,8 @@
  *    enable, so that file reads "1" and takes writes;
  *  - the recorder moves trace_pipe_raw data with splice(2), which a FUSE
  *    file with direct_io cannot serve (it returns 0): a splice from a
- *    file of the mount is done with read(2) and write(2).
+ *    file of the mount is done with read(2) and write(2), whole pages up
+ *    to the length asked, as the kernel's splice moves them.
  *
  * Nothing else is changed; every other call goes to the C library.
  *
@@ -42,6 +43,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <dirent.h>
+#include <signal.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -314,6 +316,10 @@ int glob64(const char *pattern, int flags, int (*errfunc)(const char *, int), gl
 	return real_glob64(redirect(pattern, buf, sizeof(buf)), flags, errfunc, g);
 }
 
+/* A trace_pipe_raw page, and the most one splice() moves. */
+#define SPLICE_PAGE	4096
+#define SPLICE_MAX	65536
+
 /* Is @fd a file of the mount? */
 static bool fd_on_mount(int fd)
 {
@@ -348,22 +354,58 @@ static ssize_t write_all(int fd, const char *buf, size_t len)
 }
 
 /*
- * splice() from a file of the mount: read what a read gives (whole pages
- * for trace_pipe_raw) and write it to @fd_out.  @off_in is ignored:
+ * The pages a splice moves after its first: read without waiting until
+ * @len is full or nothing is left, into @buf past @done.  The file is
+ * made non-blocking for those reads, with every signal held: trace-cmd's
+ * recorder sets O_NONBLOCK itself when it is told to stop (in a signal
+ * handler), and must find it set after.  Return: the bytes read.
+ */
+static size_t splice_more(int fd, char *buf, size_t done, size_t len)
+{
+	sigset_t all, old;
+	size_t more = 0;
+	int fl;
+
+	sigfillset(&all);
+	if (pthread_sigmask(SIG_BLOCK, &all, &old))
+		return 0;
+	fl = fcntl(fd, F_GETFL);
+	if (fl >= 0 && ((fl & O_NONBLOCK) || !fcntl(fd, F_SETFL, fl | O_NONBLOCK))) {
+		while (done + more + SPLICE_PAGE <= len) {
+			ssize_t n = read(fd, buf + done + more, len - done - more);
+
+			if (n <= 0 || n % SPLICE_PAGE)
+				break;
+			more += (size_t)n;
+		}
+		if (!(fl & O_NONBLOCK))
+			fcntl(fd, F_SETFL, fl);
+	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return more;
+}
+
+/*
+ * splice() from a file of the mount, as the kernel's splice of
+ * trace_pipe_raw: the first read waits as the file's reads do (trace-cmd
+ * polls first: a CPU's file polls readable at buffer_percent); then, when
+ * it gave a whole page, the pages that are there without waiting, up to
+ * @len (64 KiB at most), so that a wake-up moves what is there rather than
+ * one page.  Everything read is written to @fd_out.  @off_in is ignored:
  * trace-cmd passes NULL for the pipe files it splices from.
  */
 ssize_t splice(int fd_in, loff_t *off_in, int fd_out, loff_t *off_out, size_t len,
 	       unsigned int flags)
 {
 	static __thread char *buf;
-	size_t chunk = len < 65536 ? len : 65536;
+	size_t chunk = len < SPLICE_MAX ? len : SPLICE_MAX, got;
 	ssize_t n;
 
 	REAL(splice);
 	if (!fd_on_mount(fd_in))
 		return real_splice(fd_in, off_in, fd_out, off_out, len, flags);
 	if (!buf) {
-		buf = malloc(65536);
+		buf = malloc(SPLICE_MAX);
 		if (!buf) {
 			errno = ENOMEM;
 			return -1;
@@ -374,5 +416,8 @@ ssize_t splice(int fd_in, loff_t *off_in, int fd_out, loff_t *off_out, size_t le
 	} while (n < 0 && errno == EINTR);
 	if (n <= 0)
 		return n;
-	return write_all(fd_out, buf, (size_t)n);
+	got = (size_t)n;
+	if (got == SPLICE_PAGE)
+		got += splice_more(fd_in, buf, got, chunk);
+	return write_all(fd_out, buf, got);
 }
