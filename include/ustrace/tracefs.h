@@ -12,6 +12,21 @@
 #define _USTRACE_TRACEFS_H
 
 #include <linux/compiler.h>
+#include <sys/ioctl.h>
+
+/*
+ * ioctl(2) on an open per_cpu/cpuN/trace_pipe_raw of such a tree (no
+ * argument): from then on, a read of that open file asking for two whole
+ * pages or more returns every whole page there is, up to the size asked,
+ * where the kernel's read returns one page.  The first page is read as
+ * before (a blocking read waits for it; it may be the last page in part);
+ * the ones after it are complete pages only, taken without waiting, as
+ * the kernel's splice(2) takes them.  A FUSE file cannot be spliced, and
+ * each read is a request to the program: "ustrace trace-cmd" sets this
+ * so that trace-cmd's splice costs one request rather than one a page.
+ * The kernel's tracefs, and the tree's other files, fail it with ENOTTY.
+ */
+#define USTRACE_TRACEFS_IOC_RAW_PAGES	_IO('u', 0x01)
 
 __USTRACE_BEGIN_DECLS
 

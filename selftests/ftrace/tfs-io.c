@@ -15,6 +15,10 @@
  *                                 (any bytes, any size)
  *   tfs-io writefile FILE SRC a   the same with O_APPEND
  *   tfs-io trunc FILE             open O_WRONLY | O_TRUNC, nothing written
+ *   tfs-io pages FILE             open O_NONBLOCK, ioctl(2)
+ *                                 USTRACE_TRACEFS_IOC_RAW_PAGES, read once
+ *                                 (64 KiB); a failed ioctl prints
+ *                                 "ioctl: NAME" and reads nothing
  *
  * Each prints one line: "data N" (N bytes read), "eof", "readable",
  * "timeout", "wrote N", "opened", or the errno's name (EAGAIN, EINTR,
@@ -31,6 +35,9 @@
 #include <sys/select.h>
 #include <sys/time.h>
 #include <unistd.h>
+#include <sys/ioctl.h>
+
+#include <ustrace/tracefs.h>
 
 static char buf[65536];
 
@@ -48,6 +55,7 @@ static const char *errname(int err)
 	case EBADF:	return "EBADF";
 	case ENOMEM:	return "ENOMEM";
 	case ENAMETOOLONG: return "ENAMETOOLONG";
+	case ENOTTY:	return "ENOTTY";
 	default:	return strerror(err);
 	}
 }
@@ -166,11 +174,17 @@ int main(int argc, char **argv)
 		if (close(fd))
 			printf("close: %s\n", errname(errno));
 		free(data);
+	} else if (!strcmp(op, "pages")) {
+		fd = open_or_die(path, O_RDONLY | O_NONBLOCK);
+		if (ioctl(fd, USTRACE_TRACEFS_IOC_RAW_PAGES))
+			printf("ioctl: %s\n", errname(errno));
+		else
+			report_read(read(fd, buf, sizeof(buf)));
 	} else if (!strcmp(op, "trunc")) {
 		fd = open(path, O_WRONLY | O_TRUNC);
 		printf("%s\n", fd < 0 ? errname(errno) : "opened");
 	} else {
-		fprintf(stderr, "usage: tfs-io nonblock|setfl|read|poll|select|signal|write0|write|writefile|trunc FILE [MS|TEXT|SRC]\n");
+		fprintf(stderr, "usage: tfs-io nonblock|setfl|read|poll|select|signal|write0|write|writefile|trunc|pages FILE [MS|TEXT|SRC]\n");
 		return 2;
 	}
 	return 0;

@@ -13,6 +13,7 @@
 
 #include <linux/ring_buffer.h>
 #include <linux/trace_events.h>
+#include <ustrace/tracefs.h>
 
 #include "tfs_test.h"
 
@@ -215,6 +216,47 @@ static void test_trace_pipe_raw(void)
 	unpin();
 }
 
+/*
+ * USTRACE_TRACEFS_IOC_RAW_PAGES: a read of many pages takes every whole
+ * page there is after the first; without it a read is one page, as the
+ * kernel's.  Other files and commands: ENOTTY.
+ */
+static void test_trace_pipe_raw_pages(void)
+{
+	static char buf[16 * RB_PAGE_SIZE];
+	struct tfs_file *file, *text;
+	ssize_t n;
+
+	if (pin())
+		SKIP("cannot pin to CPU 0");
+	start();
+	ASSERT_EQ(0, tfs_open((uint64_t)tfs_path("per_cpu/cpu0/trace_pipe_raw"), O_RDONLY,
+			      &file));
+	ASSERT_EQ(0, tfs_open((uint64_t)tfs_path("per_cpu/cpu0/trace_pipe"), O_RDONLY, &text));
+	/* 16-byte records, 255 to a page: three whole pages and a part of one. */
+	tfs_fire_one(1, 1000);
+	EXPECT_EQ(RB_PAGE_SIZE, tfs_read(file, buf, sizeof(buf), 0));
+	EXPECT_EQ(-ENOTTY, tfs_ioctl(file, USTRACE_TRACEFS_IOC_RAW_PAGES + 1));
+	EXPECT_EQ(-ENOTTY, tfs_ioctl(text, USTRACE_TRACEFS_IOC_RAW_PAGES));
+	EXPECT_EQ(0, tfs_ioctl(file, USTRACE_TRACEFS_IOC_RAW_PAGES));
+	/* The whole pages left, not the one the writer is on. */
+	n = tfs_read(file, buf, sizeof(buf), 0);
+	EXPECT_EQ(0, n % RB_PAGE_SIZE);
+	EXPECT_GE(n, 2 * RB_PAGE_SIZE);
+	EXPECT_LE(n, 3 * RB_PAGE_SIZE);
+	/* Full: no room left for a record and a time extend. */
+	EXPECT_GT(page_commit((unsigned char *)buf + n - RB_PAGE_SIZE), RB_PAGE_DATA_SIZE - 24);
+	/* Then, the first page of a read being any, the writer's in part. */
+	EXPECT_EQ(RB_PAGE_SIZE, tfs_read(file, buf, sizeof(buf), 0));
+	EXPECT_LT(page_commit((unsigned char *)buf), RB_PAGE_DATA_SIZE - 24);
+	EXPECT_GT(page_commit((unsigned char *)buf), 0);
+	EXPECT_EQ(-EAGAIN, tfs_read(file, buf, sizeof(buf), 0));
+	tfs_release(text);
+	tfs_release(file);
+	stop();
+	unpin();
+}
+
 static void test_stats(void)
 {
 	unsigned long long sec, usec;
@@ -321,6 +363,7 @@ const struct tfs_test tfs_trace_tests[] = {
 	TFS_TEST(test_trace_pipe),
 	TFS_TEST(test_trace_pipe_off_waits),
 	TFS_TEST(test_trace_pipe_raw),
+	TFS_TEST(test_trace_pipe_raw_pages),
 	TFS_TEST(test_stats),
 	TFS_TEST(test_trace_marker),
 	TFS_TEST(test_trace_marker_long),

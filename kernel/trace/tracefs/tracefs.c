@@ -1078,6 +1078,19 @@ int tfs_poll_arm(struct tfs_file *file)
 	return ret;
 }
 
+int tfs_ioctl(struct tfs_file *file, unsigned int cmd)
+{
+	const struct tfs_fops *fops = file->node->fops;
+	int ret;
+
+	if (!fops->ioctl)
+		return -ENOTTY;
+	pthread_mutex_lock(&file->lock);
+	ret = fops->ioctl(file, cmd);
+	pthread_mutex_unlock(&file->lock);
+	return ret;
+}
+
 void tfs_release(struct tfs_file *file)
 {
 	if (!file)
@@ -1108,5 +1121,6 @@ const struct tfs_backend tfs_local_backend = {
 	.wait_arm	= tfs_wait_arm,
 	.poll_readable	= tfs_poll_readable,
 	.poll_arm	= tfs_poll_arm,
+	.ioctl		= tfs_ioctl,
 	.release	= tfs_release,
 };

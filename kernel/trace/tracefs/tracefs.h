@@ -160,6 +160,9 @@ int tfs_wait_arm(struct tfs_file *file);
 int tfs_poll_readable(struct tfs_file *file);
 int tfs_poll_arm(struct tfs_file *file);
 
+/* ioctl(2) of @cmd, without data.  Return: 0 or -errno (-ENOTTY: none). */
+int tfs_ioctl(struct tfs_file *file, unsigned int cmd);
+
 /* Close. */
 void tfs_release(struct tfs_file *file);
 
@@ -193,6 +196,8 @@ struct tfs_backend {
 	/* NULL: poll(2) waits as reads do (readable, wait_arm) */
 	int	(*poll_readable)(struct tfs_file *file);
 	int	(*poll_arm)(struct tfs_file *file);
+	/* NULL: every ioctl(2) is ENOTTY */
+	int	(*ioctl)(struct tfs_file *file, unsigned int cmd);
 	void	(*release)(struct tfs_file *file);
 };
 

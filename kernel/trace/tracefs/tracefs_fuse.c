@@ -1245,6 +1245,23 @@ static void tfs_op_poll(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *f
 	fuse_reply_poll(req, revents);
 }
 
+/* A command without data (the tree's: USTRACE_TRACEFS_IOC_RAW_PAGES). */
+static void tfs_op_ioctl(fuse_req_t req, fuse_ino_t ino, unsigned int cmd, void *arg,
+			 struct fuse_file_info *fi, unsigned int flags, const void *in_buf,
+			 size_t in_bufsz, size_t out_bufsz)
+{
+	struct tfs_file *file = tfs_file_of(fi);
+	int ret = -ENOTTY;
+
+	(void)ino, (void)arg, (void)in_buf;
+	if (!(flags & FUSE_IOCTL_COMPAT) && !in_bufsz && !out_bufsz && tfs_be->ioctl)
+		ret = tfs_be->ioctl(file, cmd);
+	if (ret)
+		fuse_reply_err(req, -ret);
+	else
+		fuse_reply_ioctl(req, 0, NULL, 0);
+}
+
 /* No read of the file is parked: a read holds the file open. */
 static void tfs_op_release(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 {
@@ -1272,6 +1289,7 @@ static const struct fuse_lowlevel_ops tfs_ops = {
 	.write		= tfs_op_write,
 	.flush		= tfs_op_flush,
 	.poll		= tfs_op_poll,
+	.ioctl		= tfs_op_ioctl,
 	.release	= tfs_op_release,
 };
 

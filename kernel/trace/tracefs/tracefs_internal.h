@@ -227,6 +227,7 @@ struct tfs_node {
  * @wait_word, @wait_arm: tfs_wait_word() and tfs_wait_arm() of the file
  * @poll_readable, @poll_arm: tfs_poll_readable() and tfs_poll_arm(), for
  *	      a file whose poll waits for more than its reads (NULL: the same)
+ * @ioctl:    tfs_ioctl() (NULL: -ENOTTY)
  * @release:  undo @open
  * @trunc_err: an O_TRUNC that may fail (synthetic_events: -EBUSY): the
  *	      open or truncate(2) fails with its error
@@ -247,6 +248,7 @@ struct tfs_fops {
 	int	(*wait_arm)(struct tfs_file *f);
 	int	(*poll_readable)(struct tfs_file *f);
 	int	(*poll_arm)(struct tfs_file *f);
+	int	(*ioctl)(struct tfs_file *f, unsigned int cmd);
 	void	(*release)(struct tfs_file *f);
 	int	(*trunc_err)(struct tfs_node *node);
 };

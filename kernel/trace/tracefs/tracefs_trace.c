@@ -27,6 +27,7 @@
 #include <linux/trace.h>
 #include <linux/trace_clock.h>
 #include <linux/trace_seq.h>
+#include <ustrace/tracefs.h>
 
 #include "../trace_array.h"
 #include "tracefs_internal.h"
@@ -378,11 +379,14 @@ const struct tfs_fops tfs_fops_trace_pipe = {
  * @buffer: the instance's buffer
  * @page:   the last page taken (ring_buffer_alloc_read_page())
  * @read:   bytes of @page returned; RB_PAGE_SIZE: take the next
+ * @pages:  USTRACE_TRACEFS_IOC_RAW_PAGES was set: a read of two pages or
+ *          more takes the whole pages after the first too
  */
 struct raw_state {
 	struct trace_buffer	*buffer;
 	void			*page;
 	size_t			read;
+	bool			pages;
 };
 
 static int raw_open(struct tfs_file *f)
@@ -435,7 +439,26 @@ static ssize_t raw_read(struct tfs_file *f, char *buf, size_t size, off_t off)
 		n = size;
 	memcpy(buf, (char *)st->page + st->read, n);
 	st->read += n;
+	/* The whole pages after a whole first one, as the kernel's splice. */
+	if (st->pages && n == RB_PAGE_SIZE) {
+		while (n + RB_PAGE_SIZE <= size &&
+		       !ring_buffer_read_page(st->buffer, &st->page, RB_PAGE_SIZE,
+					      f->node->cpu, 1)) {
+			memcpy(buf + n, st->page, RB_PAGE_SIZE);
+			n += RB_PAGE_SIZE;
+		}
+	}
 	return (ssize_t)n;
+}
+
+static int raw_ioctl(struct tfs_file *f, unsigned int cmd)
+{
+	struct raw_state *st = f->priv;
+
+	if (cmd != USTRACE_TRACEFS_IOC_RAW_PAGES)
+		return -ENOTTY;
+	st->pages = true;
+	return 0;
 }
 
 /* Any data, not buffer_percent of it (the kernel's read; its poll waits). */
@@ -485,6 +508,7 @@ const struct tfs_fops tfs_fops_trace_pipe_raw = {
 	.wait_arm	= raw_wait_arm,
 	.poll_readable	= raw_poll_readable,
 	.poll_arm	= raw_poll_arm,
+	.ioctl		= raw_ioctl,
 	.release	= raw_release,
 };
 

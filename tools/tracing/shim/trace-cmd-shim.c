@@ -49,6 +49,7 @@
 #include <sys/types.h>
 
 #include <ustrace/tool.h>
+#include <ustrace/tracefs.h>
 
 USTRACE_TOOL;
 
@@ -391,14 +392,19 @@ static size_t splice_more(int fd, char *buf, size_t done, size_t len)
  * polls first: a CPU's file polls readable at buffer_percent); then, when
  * it gave a whole page, the pages that are there without waiting, up to
  * @len (64 KiB at most), so that a wake-up moves what is there rather than
- * one page.  Everything read is written to @fd_out.  @off_in is ignored:
- * trace-cmd passes NULL for the pipe files it splices from.
+ * one page.  The open file is asked for them in the same read
+ * (USTRACE_TRACEFS_IOC_RAW_PAGES, each time: it is the open file's, and
+ * trace-cmd may open another under the same number); a tree that does
+ * not take the ioctl gets them read one by one.  Everything read is
+ * written to @fd_out.  @off_in is ignored: trace-cmd passes NULL for the
+ * pipe files it splices from.
  */
 ssize_t splice(int fd_in, loff_t *off_in, int fd_out, loff_t *off_out, size_t len,
 	       unsigned int flags)
 {
 	static __thread char *buf;
 	size_t chunk = len < SPLICE_MAX ? len : SPLICE_MAX, got;
+	bool pages;
 	ssize_t n;
 
 	REAL(splice);
@@ -411,13 +417,14 @@ ssize_t splice(int fd_in, loff_t *off_in, int fd_out, loff_t *off_out, size_t le
 			return -1;
 		}
 	}
+	pages = chunk >= 2 * SPLICE_PAGE && !ioctl(fd_in, USTRACE_TRACEFS_IOC_RAW_PAGES);
 	do {
 		n = read(fd_in, buf, chunk);
 	} while (n < 0 && errno == EINTR);
 	if (n <= 0)
 		return n;
 	got = (size_t)n;
-	if (got == SPLICE_PAGE)
+	if (got == SPLICE_PAGE && !pages)
 		got += splice_more(fd_in, buf, got, chunk);
 	return write_all(fd_out, buf, got);
 }
