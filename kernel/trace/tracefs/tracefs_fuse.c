@@ -1186,12 +1186,6 @@ static void tfs_op_flush(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *
 	fuse_reply_err(req, -tfs_be->flush(tfs_file_of(fi)));
 }
 
-/*
- * poll(2): POLLIN when a read would not block.  A poller that has to wait
- * leaves a handle; the server thread notifies it when the file becomes
- * readable, and the kernel then polls again.  One handle per file: a
- * newer one replaces the older.
- */
 /* A poll's readiness and arm: the backend's poll_*, else its read's. */
 static int tfs_be_poll_readable(struct tfs_file *file)
 {
@@ -1203,6 +1197,13 @@ static int tfs_be_poll_arm(struct tfs_file *file)
 	return tfs_be->poll_arm ? tfs_be->poll_arm(file) : tfs_be->wait_arm(file);
 }
 
+/*
+ * poll(2): POLLIN when the file is readable as its poll says (a CPU's
+ * trace_pipe and trace_pipe_raw: buffer_percent; the others: a read would
+ * not block).  A poller that has to wait leaves a handle; the server
+ * thread notifies it when the file becomes readable, and the kernel then
+ * polls again.  One handle per file: a newer one replaces the older.
+ */
 static void tfs_op_poll(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi,
 			struct fuse_pollhandle *ph)
 {
