@@ -1013,17 +1013,22 @@ int tfs_truncate(uint64_t ino)
 	return err;
 }
 
+/* @fn(@file) under the file's lock, or @def when the file has no @fn. */
+static int file_call(struct tfs_file *file, int (*fn)(struct tfs_file *f), int def)
+{
+	int ret;
+
+	if (!fn)
+		return def;
+	pthread_mutex_lock(&file->lock);
+	ret = fn(file);
+	pthread_mutex_unlock(&file->lock);
+	return ret;
+}
+
 int tfs_readable(struct tfs_file *file)
 {
-	const struct tfs_fops *fops = file->node->fops;
-	int ret = 1;
-
-	if (fops->readable) {
-		pthread_mutex_lock(&file->lock);
-		ret = fops->readable(file);
-		pthread_mutex_unlock(&file->lock);
-	}
-	return ret;
+	return file_call(file, file->node->fops->readable, 1);
 }
 
 uint32_t *tfs_wait_word(struct tfs_file *file)
@@ -1041,41 +1046,21 @@ uint32_t *tfs_wait_word(struct tfs_file *file)
 
 int tfs_wait_arm(struct tfs_file *file)
 {
-	const struct tfs_fops *fops = file->node->fops;
-	int ret = 0;
-
-	if (fops->wait_arm) {
-		pthread_mutex_lock(&file->lock);
-		ret = fops->wait_arm(file);
-		pthread_mutex_unlock(&file->lock);
-	}
-	return ret;
+	return file_call(file, file->node->fops->wait_arm, 0);
 }
 
 int tfs_poll_readable(struct tfs_file *file)
 {
 	const struct tfs_fops *fops = file->node->fops;
-	int ret;
 
-	if (!fops->poll_readable)
-		return tfs_readable(file);
-	pthread_mutex_lock(&file->lock);
-	ret = fops->poll_readable(file);
-	pthread_mutex_unlock(&file->lock);
-	return ret;
+	return fops->poll_readable ? file_call(file, fops->poll_readable, 1) : tfs_readable(file);
 }
 
 int tfs_poll_arm(struct tfs_file *file)
 {
 	const struct tfs_fops *fops = file->node->fops;
-	int ret;
 
-	if (!fops->poll_arm)
-		return tfs_wait_arm(file);
-	pthread_mutex_lock(&file->lock);
-	ret = fops->poll_arm(file);
-	pthread_mutex_unlock(&file->lock);
-	return ret;
+	return fops->poll_arm ? file_call(file, fops->poll_arm, 0) : tfs_wait_arm(file);
 }
 
 int tfs_ioctl(struct tfs_file *file, unsigned int cmd)
