@@ -439,14 +439,16 @@ static ssize_t raw_read(struct tfs_file *f, char *buf, size_t size, off_t off)
 		n = size;
 	memcpy(buf, (char *)st->page + st->read, n);
 	st->read += n;
-	/* The whole pages after a whole first one, as the kernel's splice. */
-	if (st->pages && n == RB_PAGE_SIZE) {
-		while (n + RB_PAGE_SIZE <= size &&
-		       !ring_buffer_read_page(st->buffer, &st->page, RB_PAGE_SIZE,
-					      f->node->cpu, 1)) {
-			memcpy(buf + n, st->page, RB_PAGE_SIZE);
-			n += RB_PAGE_SIZE;
-		}
+	/*
+	 * The whole pages after a whole first one, as the kernel's splice,
+	 * straight into the reply (the recorder fills its slots so too).
+	 */
+	while (st->pages && n % RB_PAGE_SIZE == 0 && n + RB_PAGE_SIZE <= size) {
+		void *page = buf + n;
+
+		if (ring_buffer_read_page(st->buffer, &page, RB_PAGE_SIZE, f->node->cpu, 1))
+			break;
+		n += RB_PAGE_SIZE;
 	}
 	return (ssize_t)n;
 }
