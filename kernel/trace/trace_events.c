@@ -666,10 +666,10 @@ static __always_inline void event_commit_scratch(struct trace_event_buffer *fbuf
  * and the filter check of the commit).
  */
 static noinline void *event_reserve_slow(struct trace_event_buffer *fbuffer,
-					 struct trace_event_file *file, unsigned long len,
-					 int pid)
+					 struct trace_event_file *file, unsigned long len)
 {
 	unsigned long flags = __atomic_load_n(&file->flags, __ATOMIC_RELAXED);
+	int pid = current_tid();
 
 	if ((flags & EVENT_FILE_FL_PID_FILTER) &&
 	    trace_array_pid_ignored(file->tr, pid, __atomic_load_n(&cached_tgid, __ATOMIC_RELAXED)))
@@ -684,6 +684,20 @@ static noinline void *event_reserve_slow(struct trace_event_buffer *fbuffer,
 		return event_reserve_scratch(fbuffer, file, len, pid);
 	}
 	return event_reserve_generic(fbuffer, file, len, pid);
+}
+
+/* Where the fast path does not apply (rb_reserve_fast()). */
+static noinline void *event_reserve_other(struct trace_event_buffer *fbuffer,
+					  struct trace_event_file *file, unsigned long len)
+{
+	return event_reserve_generic(fbuffer, file, len, current_tid());
+}
+
+/* The fast path's end, for a thread's first event: it learns the tid. */
+static noinline void *event_fill_first(struct trace_event_buffer *fbuffer,
+				       struct trace_event_file *file, struct trace_entry *entry)
+{
+	return entry_fill(fbuffer, file, entry, current_tid());
 }
 
 /**
@@ -706,13 +720,22 @@ void *__ustrace_event_buffer_reserve(struct trace_event_buffer *fbuffer,
 	unsigned long flags = __atomic_load_n(&file->flags, __ATOMIC_RELAXED);
 	struct ring_buffer_event *event;
 	u32 *payload;
+	int pid;
 
+	/*
+	 * Every call from here is a tail call, so that the fast path saves
+	 * no register: the thread's first event learns its tid out of line.
+	 */
 	if (unlikely(flags & EVENT_FILE_FL_SLOW_MASK)) {
-		/* Filtered and nothing else: event_reserve_slow()'s last case, first. */
+		/*
+		 * Filtered and nothing else: event_reserve_slow()'s last case,
+		 * first (a thread's first event goes there: it learns the tid).
+		 */
+		pid = cached_tid;
 		if ((flags & EVENT_FILE_FL_SLOW_MASK) == EVENT_FILE_FL_FILTERED &&
-		    len <= EVENT_SCRATCH_SIZE && !event_scratch.busy)
-			return event_reserve_scratch(fbuffer, file, len, current_tid());
-		return event_reserve_slow(fbuffer, file, len, current_tid());
+		    len <= EVENT_SCRATCH_SIZE && !event_scratch.busy && likely(pid))
+			return event_reserve_scratch(fbuffer, file, len, pid);
+		return event_reserve_slow(fbuffer, file, len);
 	}
 	/*
 	 * The fast path leaves the commit to the inline add of
@@ -727,7 +750,7 @@ void *__ustrace_event_buffer_reserve(struct trace_event_buffer *fbuffer,
 	event = rb_reserve_fast(file->buffer, len, RB_MAX_SMALL_DATA, &fbuffer->commit_word,
 				&fbuffer->commit_add, &payload);
 	if (unlikely(!event))
-		return event_reserve_generic(fbuffer, file, len, current_tid());
+		return event_reserve_other(fbuffer, file, len);
 	if (unlikely(!fbuffer->commit_word)) {
 		/*
 		 * The page has no slot word (a page-slot table damaged in the
@@ -738,7 +761,10 @@ void *__ustrace_event_buffer_reserve(struct trace_event_buffer *fbuffer,
 		fbuffer->buffer = file->buffer;
 		fbuffer->trace_file = file;
 	}
-	return entry_fill(fbuffer, file, (struct trace_entry *)payload, current_tid());
+	pid = cached_tid;
+	if (unlikely(!pid))
+		return event_fill_first(fbuffer, file, (struct trace_entry *)payload);
+	return entry_fill(fbuffer, file, (struct trace_entry *)payload, pid);
 }
 
 /**
