@@ -21,6 +21,12 @@
 #   rb-wake          readers sleep until their condition (any data,
 #                    buffer_percent, a wake, a reset) and are woken
 #                    within 100 ms of it, in this process and another
+#   rb-pinned        a reader allowed on one CPU flushes, rings the bell
+#                    of and resets another CPU's ring while its writer
+#                    writes (it runs there for the change of the tail):
+#                    every event once, in order; back on its CPU after
+#   no-rseq.sh       rb-torture, rb-wake, rb-swap and rb-pinned in
+#                    processes where glibc registered no rseq
 
 rb-kbuffer-cflags := $(shell $(PKG_CONFIG) --cflags libtraceevent 2>/dev/null)
 rb-kbuffer-libs	:= $(shell $(PKG_CONFIG) --libs libtraceevent 2>/dev/null)
@@ -34,6 +40,7 @@ $(call add-prog,$(d)/rb-torture,$(d)/torture.c)
 $(call add-prog,$(d)/rb-torture-long,$(d)/torture-long.c)
 $(call add-prog,$(d)/rb-swap,$(d)/swap.c)
 $(call add-prog,$(d)/rb-wake,$(d)/wake.c)
+$(call add-prog,$(d)/rb-pinned,$(d)/pinned.c,-lpthread)
 
-TEST_PROGS += $(d)/rb-layout $(d)/rb-torture $(d)/rb-swap $(d)/rb-wake
+TEST_PROGS += $(d)/rb-layout $(d)/rb-torture $(d)/rb-swap $(d)/rb-wake $(d)/rb-pinned
 STRESS_PROGS += $(d)/rb-torture-long

@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
+#include <time.h>
 
 #include <linux/ring_buffer.h>
 
@@ -40,6 +41,15 @@ static inline void rb_test_set_time(uint64_t t)
 static inline void rb_test_advance(uint64_t d)
 {
 	__atomic_add_fetch(&rb_test_now, d, __ATOMIC_RELAXED);
+}
+
+/* CLOCK_MONOTONIC in nanoseconds. */
+static inline uint64_t rb_test_mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
 /* The CPUs this process may run on, in order; returns how many. */

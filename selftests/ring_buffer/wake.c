@@ -57,14 +57,6 @@ struct waiter {
 	uint64_t woke_ns;
 };
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 static void sleep_ms(int ms)
 {
 	struct timespec ts = { .tv_sec = ms / 1000, .tv_nsec = (ms % 1000) * 1000000L };
@@ -97,7 +89,7 @@ static void *waiter_fn(void *arg)
 
 	__atomic_store_n(&w->tid, (pid_t)syscall(SYS_gettid), __ATOMIC_RELEASE);
 	w->ret = ring_buffer_wait(buffer, cpu, w->full, 5000);
-	w->woke_ns = now_ns();
+	w->woke_ns = rb_test_mono_ns();
 	w->entries = ring_buffer_entries_cpu(buffer, cpu);
 	__atomic_store_n(&w->done, 1, __ATOMIC_RELEASE);
 	return NULL;
@@ -170,7 +162,7 @@ static void test_any(void)
 	struct waiter w;
 	long base = waiter_start(&w, 0);
 	int slept = waiter_slept(&w, base);
-	uint64_t t0 = now_ns();
+	uint64_t t0 = rb_test_mono_ns();
 
 	write_events(1);
 	ksft_test_result(slept && waiter_woken(&w, t0) && w.entries == 1,
@@ -189,7 +181,7 @@ static void test_percent(int full, int before, int at)
 
 	write_events(before);
 	slept = waiter_slept(&w, base);
-	t0 = now_ns();
+	t0 = rb_test_mono_ns();
 	write_events(at);
 	ksft_test_result(slept && waiter_woken(&w, t0),
 			 "buffer_percent %d: asleep with %d pages entered, woken in < %d ms at %d\n",
@@ -202,7 +194,7 @@ static void test_wake_waiters(void)
 	struct waiter w;
 	long base = waiter_start(&w, 50);
 	int slept = waiter_slept(&w, base);
-	uint64_t t0 = now_ns();
+	uint64_t t0 = rb_test_mono_ns();
 
 	ring_buffer_wake_waiters(buffer, cpu);
 	ksft_test_result(slept && waiter_woken(&w, t0),
@@ -221,7 +213,7 @@ static void test_reset(void)
 	ring_buffer_reset_cpu(buffer, cpu);
 	sleep_ms(IDLE_MS);
 	on = !__atomic_load_n(&w.done, __ATOMIC_ACQUIRE);
-	t0 = now_ns();
+	t0 = rb_test_mono_ns();
 	write_events(1);
 	ksft_test_result(slept && ring_buffer_wait_seq(buffer) != seq && on &&
 			 waiter_woken(&w, t0) && w.entries == 1,
@@ -255,18 +247,18 @@ static void test_other_process(void)
 	armed = ring_buffer_wait_arm(buffer, cpu, 0);
 	pid = fork();
 	if (pid == 0) {
-		uint64_t start = now_ns();
+		uint64_t start = rb_test_mono_ns();
 		int ret = ring_buffer_wait_sleep(buffer, seq, 5000);
 
-		_exit(ret == 0 && (now_ns() - start) / 1000000u >= IDLE_MS / 2 ? 0 : 1);
+		_exit(ret == 0 && (rb_test_mono_ns() - start) / 1000000u >= IDLE_MS / 2 ? 0 : 1);
 	}
 	sleep_ms(IDLE_MS);
-	t0 = now_ns();
+	t0 = rb_test_mono_ns();
 	write_events(1);
 	if (pid > 0)
 		waitpid(pid, &status, 0);
 	ksft_test_result(armed == RING_BUFFER_WAIT_ARMED && WIFEXITED(status) &&
-			 !WEXITSTATUS(status) && (now_ns() - t0) / 1000000u < PROMPT_MS,
+			 !WEXITSTATUS(status) && (rb_test_mono_ns() - t0) / 1000000u < PROMPT_MS,
 			 "a reader in another process sleeps on the shared word and is woken\n");
 	drain();
 }

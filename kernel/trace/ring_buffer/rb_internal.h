@@ -13,10 +13,11 @@
  *   seq         the sequence number of a page: writers enter pages in
  *               sequence, one turn of the ring after another
  *   tail        where the next event goes (page, seq, offset) and the time
- *               of the last event, changed with one cmpxchg16b
+ *               of the last event, changed together (rb_rseq.h: by a
+ *               restartable sequence on its CPU, or one cmpxchg16b)
  *   reader page the page the consuming reader owns, outside the ring
  *   head        the seq of the next page the reader swaps in
- *   switcher    the writer (or reader) whose tail cmpxchg moved the tail to
+ *   switcher    the writer (or reader) whose tail change moved the tail to
  *               a new page: it stamps and opens the new page, then pads
  *               and closes the old one
  *   complete    a page that was opened, closed, and every byte reserved on
@@ -25,7 +26,8 @@
  * Writers never lock and never block: any number of threads may write to a
  * CPU's ring at once (a thread may migrate after choosing it, be preempted
  * in the middle of an event, or nest).  Readers of one CPU serialize on its
- * reader_lock; reset and resize take it too and freeze the tail.
+ * reader_lock; reset and resize take it too and freeze the tail.  Who may
+ * change a tail, and how, is rb_rseq.h's rule.
  */
 #ifndef _USTRACE_KERNEL_TRACE_RB_INTERNAL_H
 #define _USTRACE_KERNEL_TRACE_RB_INTERNAL_H

@@ -56,9 +56,10 @@ typedef unsigned __int128 u128;
 /*
  * 2: the wait words (rb_cpu_meta.wait, rb_shared_header.wake).  3: data
  * headers marked until committed (RB_HDR_MARK), rb_cpu_meta.killed and
- * .reaping, rb_shared_header.creator.
+ * .reaping, rb_shared_header.creator.  4: the tail's RB_OFF_HOLD and
+ * RB_OFF_LOCKED, rb_cpu_meta.locked (who changes the tail: rb_rseq.h).
  */
-#define RB_LAYOUT_VERSION	3
+#define RB_LAYOUT_VERSION	4
 
 #define RB_PAGE_SHIFT		12
 #define RB_DATA_SIZE		RB_PAGE_DATA_SIZE
@@ -101,7 +102,8 @@ static inline u32 rb_stride_pages(u32 shift)
 
 /*
  * The tail: where the next event goes, and the time stamp of the last event
- * reserved.  Both change together, with one cmpxchg16b.
+ * reserved.  Both change together: with one 16-byte store in a
+ * restartable sequence on the tail's CPU, or one cmpxchg16b (rb_rseq.h).
  *
  *   pos:  bits  0..15  offset of the next event in the page's data
  *         bits 16..37  sequence number of the page (22 bits, wraps)
@@ -129,6 +131,17 @@ struct rb_tail {
  * tail (whose offsets have it set anyway).
  */
 #define RB_OFF_BELL		0x2000u
+/*
+ * Layout 4 (rb_rseq.h).  Hold: a reader about to change the tail from
+ * another CPU keeps the CPU's restartable sequences off it meanwhile;
+ * writers reserve with cmpxchg16b and keep it, across page switches too.
+ * Locked: no sequence changes this tail again (the program forked, or
+ * there is no fence for them), every change is a cmpxchg16b; kept by
+ * every change, and given back by a reset or resize (rb_cpu_meta.locked).
+ */
+#define RB_OFF_HOLD		0x4000u
+#define RB_OFF_LOCKED		0x8000u
+#define RB_OFF_FLAGS		(RB_OFF_BELL | RB_OFF_HOLD | RB_OFF_LOCKED)
 #define RB_SEQ_BITS		22
 #define RB_SEQ_MASK		((1u << RB_SEQ_BITS) - 1)
 
@@ -137,16 +150,16 @@ static inline bool rb_off_frozen(u32 off)
 	return off >= RB_OFF_FROZEN_MIN;
 }
 
-/* The offset field as it is: with the bell, or a frozen value. */
+/* The offset field as it is: with its flags, or a frozen value. */
 static inline u32 rb_pos_off(u64 pos)
 {
 	return pos & 0xffff;
 }
 
-/* The offset of the next event in an open tail, without the bell. */
+/* The offset of the next event in a tail that is not frozen, without the flags. */
 static inline u32 rb_pos_used(u64 pos)
 {
-	return pos & 0xffff & ~RB_OFF_BELL;
+	return pos & 0xffff & ~RB_OFF_FLAGS;
 }
 
 static inline u32 rb_pos_seq(u64 pos)
@@ -282,7 +295,7 @@ static inline u64 rb_mkslot(u32 page, u32 seq, u32 entries, u32 committed,
 struct rb_cpu_meta {
 	struct rb_tail tail;
 	int record_disabled;		/* ring_buffer_record_disable_cpu() */
-	u32 __pad0;
+	u32 locked;			/* layout 4: the tail stays RB_OFF_LOCKED */
 
 	/* slow path: page switches and losses */
 	u64 overrun __rb_cacheline;	/* events of pages overwritten */

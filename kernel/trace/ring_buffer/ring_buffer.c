@@ -21,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <linux/futex.h>
+#include <linux/membarrier.h>
 #include <linux/ring_buffer.h>
 #include <linux/trace_clock.h>
 #include "../../internal.h"
@@ -132,6 +133,235 @@ static __always_inline bool rb_moved(const struct trace_buffer *buffer, unsigned
 #else
 	(void)buffer, (void)cpu;
 	return false;
+#endif
+}
+
+/*
+ * The number of CPU ids: one more than the highest possible CPU, so that
+ * every CPU rseq may report has its own ring (the rule of rb_rseq.h needs
+ * a ring's writers to be on its CPU).  _SC_NPROCESSORS_CONF counts the
+ * CPUs, which is the same unless their ids have holes.
+ */
+static unsigned int rb_cpu_ids(void)
+{
+	long conf = sysconf(_SC_NPROCESSORS_CONF);
+	unsigned int n = conf < 1 ? 1 : (unsigned int)conf, a, b;
+	char buf[256], *p = buf;
+	ssize_t len;
+	int fd;
+
+	fd = open("/sys/devices/system/cpu/possible", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return n;
+	len = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (len <= 0)
+		return n;
+	buf[len] = 0;
+	/* "0-3,8-11": the last number is the highest. */
+	while (*p) {
+		int used = 0;
+
+		if (sscanf(p, "%u-%u%n", &a, &b, &used) == 2 ||
+		    (sscanf(p, "%u%n", &b, &used) == 1 && used))
+			;
+		else
+			break;
+		if (b < 8192 && b + 1 > n)
+			n = b + 1;
+		p += used;
+		if (*p != ',')
+			break;
+		p++;
+	}
+	return n;
+}
+
+/* ------------------------------------------------------------------
+ * Fencing the restartable sequences (rb_rseq.h)
+ */
+
+/*
+ * Run on @cpu, then back on the CPUs the thread had: while it runs there
+ * no other thread does, and a sequence it interrupted restarts.  The
+ * fence when membarrier(2) is refused after the buffers were made.
+ */
+static int rb_visit_cpu(unsigned int cpu)
+{
+	size_t size = CPU_ALLOC_SIZE(CPU_SETSIZE), one_size = CPU_ALLOC_SIZE(cpu + 1);
+	cpu_set_t *saved = NULL, *one;
+	int ret = 0;
+
+	for (unsigned int n = CPU_SETSIZE;; n *= 2) {
+		size = CPU_ALLOC_SIZE(n);
+		saved = CPU_ALLOC(n);
+		if (!saved || !sched_getaffinity(0, size, saved))
+			break;
+		CPU_FREE(saved);
+		saved = NULL;
+		if (errno != EINVAL || n >= (1u << 20))
+			break;
+	}
+	one = CPU_ALLOC(cpu + 1);
+	if (!saved || !one) {
+		ret = -ENOMEM;
+	} else {
+		CPU_ZERO_S(one_size, one);
+		CPU_SET_S(cpu, one_size, one);
+		if (sched_setaffinity(0, one_size, one))
+			/* EINVAL: a CPU none of our threads may run on. */
+			ret = errno == EINVAL ? 0 : -errno;
+		else
+			sched_setaffinity(0, size, saved);
+	}
+	CPU_FREE(saved);
+	CPU_FREE(one);
+	return ret;
+}
+
+/* This process registered for MEMBARRIER_CMD_PRIVATE_EXPEDITED_RSEQ: its pid, or 0. */
+static pid_t rb_fence_pid;
+
+/*
+ * Whether this process can fence its sequences with membarrier(2):
+ * registered once per process (a forked child registers its own).
+ */
+static bool rb_fence_ready(void)
+{
+	pid_t pid = getpid();
+
+	if (__atomic_load_n(&rb_fence_pid, __ATOMIC_ACQUIRE) == pid)
+		return true;
+	if (syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED_RSEQ, 0, 0))
+		return false;
+	__atomic_store_n(&rb_fence_pid, pid, __ATOMIC_RELEASE);
+	return true;
+}
+
+int rb_fence_cpu(int cpu)
+{
+	int saved = errno, ret = 0;
+
+	if (rb_fence_ready()) {
+		if (cpu >= 0 && !syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED_RSEQ,
+					 MEMBARRIER_CMD_FLAG_CPU, cpu))
+			goto out;
+		/* Before Linux 5.10, no MEMBARRIER_CMD_FLAG_CPU: every CPU. */
+		if (!syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED_RSEQ, 0, 0))
+			goto out;
+	}
+	if (cpu >= 0) {
+		ret = rb_visit_cpu((unsigned int)cpu);
+	} else {
+		long n = sysconf(_SC_NPROCESSORS_CONF);
+
+		for (int c = 0; c < n && !ret; c++)
+			ret = rb_visit_cpu((unsigned int)c);
+	}
+out:
+	errno = saved;
+	return ret;
+}
+
+/* Hold a copy of @cur: the flag added, every other bit kept. */
+static struct rb_tail rb_held(struct rb_tail cur)
+{
+	return (struct rb_tail){ cur.pos | RB_OFF_HOLD, cur.ts };
+}
+
+enum rb_cas rb_tail_change(struct rb_cpu_meta *meta, unsigned int cpu, struct rb_tail *old,
+			   rb_tail_fn fn, void *arg)
+{
+	struct rb_tail cur = *old, new;
+
+	for (unsigned int tries = 0;; tries++) {
+		if (rb_tail_open(cur.pos) && rb_rseq_writes()) {
+			/*
+			 * Hold it, fence the CPU's sequences, and look: a
+			 * sequence that compared before the hold and stored
+			 * after it has undone it (the tail is open again); one
+			 * that had not stored is restarted by the fence, and
+			 * none starts on a held tail.
+			 */
+			new = rb_held(cur);
+			if (!rb_tail_cmpxchg(&meta->tail, &cur, new))
+				continue;
+			if (rb_fence_cpu((int)cpu)) {
+				cur = new;
+				new.pos &= ~(u64)RB_OFF_HOLD;
+				rb_tail_cmpxchg(&meta->tail, &cur, new);
+				return RB_CAS_REFUSED;
+			}
+			cur = rb_tail_snapshot(&meta->tail);
+			if (rb_tail_open(cur.pos)) {
+				/* Undone by a sequence that stored before the fence. */
+				if (tries > 1000)
+					return RB_CAS_REFUSED;
+				continue;
+			}
+		}
+		/* Not open: only cmpxchg16b changes it now. */
+		if (!fn((struct rb_tail){ cur.pos & ~(u64)RB_OFF_HOLD, cur.ts }, arg, &new)) {
+			/* Take our hold down, if it is still there. */
+			while ((cur.pos & RB_OFF_HOLD) && !rb_off_frozen(rb_pos_off(cur.pos))) {
+				new = (struct rb_tail){ cur.pos & ~(u64)RB_OFF_HOLD, cur.ts };
+				if (rb_tail_cmpxchg(&meta->tail, &cur, new))
+					break;
+			}
+			return RB_CAS_ABANDONED;
+		}
+		/* @fn's value has no hold (it got the tail without it). */
+		if (rb_tail_cmpxchg(&meta->tail, &cur, new)) {
+			/* What it was, without our hold. */
+			*old = (struct rb_tail){ cur.pos & ~(u64)RB_OFF_HOLD, cur.ts };
+			return RB_CAS_OK;
+		}
+	}
+}
+
+/* The tail, locked. */
+static bool rb_lock_fn(struct rb_tail cur, void *arg, struct rb_tail *new)
+{
+	(void)arg;
+	if (rb_off_frozen(rb_pos_off(cur.pos)) || (cur.pos & RB_OFF_LOCKED))
+		return false;
+	*new = (struct rb_tail){ cur.pos | RB_OFF_LOCKED, cur.ts };
+	return true;
+}
+
+int rb_lock_tail(struct rb_cpu_meta *meta, unsigned int cpu)
+{
+	struct rb_tail old;
+
+	/* First: a reset or resize from here on makes its tail locked too. */
+	__atomic_store_n(&meta->locked, 1, __ATOMIC_SEQ_CST);
+	old = rb_tail_snapshot(&meta->tail);
+	if (rb_tail_change(meta, cpu, &old, rb_lock_fn, NULL) != RB_CAS_REFUSED)
+		return 0;
+	/*
+	 * No fence: locked all the same, with the small chance that a
+	 * sequence running now undoes it (rb_rseq.h's limits).
+	 */
+	do {
+		if (!rb_lock_fn(old, NULL, &(struct rb_tail){ 0, 0 }))
+			break;
+	} while (!rb_tail_cmpxchg(&meta->tail, &old,
+				  (struct rb_tail){ old.pos | RB_OFF_LOCKED, old.ts }));
+	return -EPERM;
+}
+
+/*
+ * Whether the CPU rseq reports has a ring: always, as the rings are as
+ * many as the CPU ids (rb_cpu_ids()); a writer on a CPU beyond them could
+ * not change any tail (rb_rseq.h), and drops its event rather than loop.
+ */
+static inline bool rb_cpu_has_ring(const struct trace_buffer *buffer)
+{
+#ifdef RB_RSEQ_TAIL
+	return rb_rseq_cpu() < buffer->nr_cpus;
+#else
+	(void)buffer;
+	return true;
 #endif
 }
 
@@ -348,6 +578,7 @@ rb_reserve_slow(struct trace_buffer *buffer, uintptr_t view, unsigned int cpu, u
 	struct ring_buffer_event *event = NULL;
 	struct rb_tail old, new, seen;
 	u32 npage, nslot, off, size, w;
+	enum rb_cas cas;
 	u64 ts, delta;
 	bool ext;
 	int ret;
@@ -370,12 +601,14 @@ rb_reserve_slow(struct trace_buffer *buffer, uintptr_t view, unsigned int cpu, u
 			/* A reader waits for any data: take the bell down, wake it. */
 			new.pos = old.pos & ~(u64)RB_OFF_BELL;
 			new.ts = old.ts;
-			if (rb_tail_cmpxchg(&meta->tail, &old, new)) {
+			if (rb_tail_cas(&meta->tail, cpu, &old, new) == RB_CAS_OK) {
 				rb_wake_view(view);
 				old = new;
 			}
 			continue;
 		}
+		/* Held or locked (rb_rseq.h): reserve as on an open tail, with cmpxchg16b. */
+		off = rb_pos_used(old.pos);
 		ts = rb_later(rb_clock(buffer), old.ts);
 		if (rb_moved(buffer, cpu)) {
 			event = RB_RESERVE_MOVED;
@@ -388,7 +621,12 @@ rb_reserve_slow(struct trace_buffer *buffer, uintptr_t view, unsigned int cpu, u
 			/* Someone moved the tail meanwhile: it fits now. */
 			new.pos = old.pos + size;
 			new.ts = ts;
-			if (!rb_tail_cmpxchg(&meta->tail, &old, new))
+			cas = rb_tail_cas(&meta->tail, cpu, &old, new);
+			if (cas == RB_CAS_ELSEWHERE) {
+				event = RB_RESERVE_MOVED;
+				goto out;
+			}
+			if (cas != RB_CAS_OK)
 				continue;
 			npage = rb_pos_page(old.pos);
 			event = rb_fill_event(rb_page_data(rb_region_for(view, cpu, npage), npage) +
@@ -423,9 +661,21 @@ rb_reserve_slow(struct trace_buffer *buffer, uintptr_t view, unsigned int cpu, u
 			rb_drop(meta, ENOBUFS);
 			goto out;
 		}
-		new.pos = rb_mkpos(npage, rb_pos_seq(old.pos) + 1, size);
+		/*
+		 * A lock stays, and so does a reader's hold: dropped, it would
+		 * make the reader start over, which a page switch in every
+		 * fence (writers at full speed) could make it do for ever.
+		 */
+		new.pos = rb_mkpos(npage, rb_pos_seq(old.pos) + 1, size) |
+			  (old.pos & (RB_OFF_LOCKED | RB_OFF_HOLD));
 		new.ts = ts;
-		if (!rb_tail_cmpxchg(&meta->tail, &old, new))
+		cas = rb_tail_cas(&meta->tail, cpu, &old, new);
+		if (cas == RB_CAS_ELSEWHERE) {
+			/* The claim stays: the next switch on @cpu takes it. */
+			event = RB_RESERVE_MOVED;
+			goto out;
+		}
+		if (cas != RB_CAS_OK)
 			continue;
 		/* Both pages may be past the end of the view read (rb_region_for()). */
 		region = rb_region_for(view, cpu, npage > rb_pos_page(old.pos) ? npage :
@@ -464,6 +714,7 @@ rb_reserve_generic(struct trace_buffer *buffer, unsigned long length)
 	struct rb_tail old, new;
 	u32 evsize, size, off, page;
 	u64 now, ts, delta;
+	enum rb_cas cas;
 	unsigned int cpu;
 	uintptr_t view;
 	char *region;
@@ -506,8 +757,16 @@ again:
 		}
 		new.pos = old.pos + size;
 		new.ts = ts;
-		if (rb_tail_cmpxchg(&meta->tail, &old, new))
+		cas = rb_tail_cas(&meta->tail, cpu, &old, new);
+		if (cas == RB_CAS_OK)
 			break;
+		if (cas == RB_CAS_ELSEWHERE) {
+			if (unlikely(!rb_cpu_has_ring(buffer))) {
+				__atomic_add_fetch(&meta->dropped, 1, __ATOMIC_RELAXED);
+				return rb_drop(meta, ENODEV);
+			}
+			goto again;
+		}
 		now = rb_clock(buffer);
 	}
 	page = rb_pos_page(old.pos);
@@ -687,11 +946,14 @@ void ring_buffer_discard_commit(struct trace_buffer *buffer, struct ring_buffer_
 	}
 	cur.pos = __atomic_load_n(&meta->tail.pos, __ATOMIC_RELAXED);
 	cur.ts = __atomic_load_n(&meta->tail.ts, __ATOMIC_RELAXED);
-	if (cur.pos == rb_mkpos(page, rb_slot_seq(__atomic_load_n(slot, __ATOMIC_RELAXED)),
-				off + size)) {
+	/* The last event reserved (a flag of the tail kept as it is). */
+	if ((cur.pos & ~(u64)RB_OFF_FLAGS) ==
+	    rb_mkpos(page, rb_slot_seq(__atomic_load_n(slot, __ATOMIC_RELAXED)), off + size)) {
 		new.pos = cur.pos - size;
 		new.ts = cur.ts - rb_reserved_delta(ev);
-		if (rb_tail_cmpxchg(&meta->tail, &cur, new))
+		/* From another CPU, or changed meanwhile: padding instead. */
+		if (rb_tail_cas(&meta->tail, (unsigned int)rb_region_cpu(buffer, region), &cur,
+				new) == RB_CAS_OK)
 			return;
 	}
 	rb_event_discard(ev);
@@ -811,26 +1073,44 @@ static bool rb_quiescent(struct ring_buffer_per_cpu *cpu_buffer, struct rb_tail 
  * out: with @forced, a wait that times out takes the CPU anyway when a
  * process sharing the mapping died meanwhile (rb_writer_died()), and says
  * so in *forced.
+ *
+ * Return: 0; -EBUSY (a reservation stayed open); -EPERM (no fence for the
+ * CPU's sequences could be had: rb_tail_change()).
  */
+static bool rb_freeze_fn(struct rb_tail cur, void *arg, struct rb_tail *new)
+{
+	/* Frozen already: by a reader of another process sharing the buffer. */
+	if (rb_off_frozen(rb_pos_off(cur.pos)))
+		return false;
+	*new = (struct rb_tail){ (cur.pos & ~0xffffull) | *(u32 *)arg, cur.ts };
+	return true;
+}
+
 static int rb_freeze(struct ring_buffer_per_cpu *cpu_buffer, u32 frozen_off,
 		     struct rb_tail *saved, struct rb_tail *frozen, bool *forced)
 {
 	struct rb_cpu_meta *meta = cpu_buffer->meta;
 	struct rb_tail old, new;
+	enum rb_cas ret;
 	u64 deadline;
 
 	old = rb_tail_snapshot(&meta->tail);
-	do {
-		new.pos = (old.pos & ~0xffffull) | frozen_off;
-		new.ts = old.ts;
-	} while (!rb_tail_cmpxchg(&meta->tail, &old, new));
+	ret = rb_tail_change(meta, (unsigned int)cpu_buffer->cpu, &old, rb_freeze_fn, &frozen_off);
+	if (ret == RB_CAS_REFUSED)
+		return -EPERM;
+	if (ret != RB_CAS_OK)
+		return -EBUSY;
+	new = (struct rb_tail){ (old.pos & ~0xffffull) | frozen_off, old.ts };
 	*saved = old;
 	*frozen = new;
 
 	/*
-	 * The tail cmpxchg is seq_cst, and so is the load of switching in
+	 * The tail change is seq_cst, and so is the load of switching in
 	 * rb_quiescent(): a writer either saw the frozen tail, or we see it
 	 * counted in switching (it increments before it reads the tail).
+	 * The fast path is not counted: its sequence either ended before
+	 * the freeze's hold was fenced, and its reservation is in the tail
+	 * frozen, or it finds the tail held or frozen.
 	 */
 	deadline = rb_mono_ns() + RB_QUIESCE_TIMEOUT_NS;
 	while (!rb_quiescent(cpu_buffer, old)) {
@@ -841,6 +1121,7 @@ static int rb_freeze(struct ring_buffer_per_cpu *cpu_buffer, u32 frozen_off,
 				*forced = true;
 				return 0;
 			}
+			/* Frozen: no sequence writes it (rb_rseq.h). */
 			rb_tail_cmpxchg(&meta->tail, &new, old);
 			return -EBUSY;
 		}
@@ -853,12 +1134,15 @@ static int rb_freeze(struct ring_buffer_per_cpu *cpu_buffer, u32 frozen_off,
 
 /*
  * Give the CPU back with the tail @tail.  Nobody else changes a frozen
- * tail, so the cmpxchg succeeds; it is a full barrier, publishing what we
- * wrote while frozen.
+ * tail (and no sequence writes it: rb_rseq.h), so the cmpxchg succeeds; it
+ * is a full barrier, publishing what we wrote while frozen.
  */
 static void rb_thaw(struct ring_buffer_per_cpu *cpu_buffer, struct rb_tail frozen,
 		    struct rb_tail tail)
 {
+	/* A locked CPU stays locked (rb_rseq.h). */
+	if (__atomic_load_n(&cpu_buffer->meta->locked, __ATOMIC_SEQ_CST))
+		tail.pos |= RB_OFF_LOCKED;
 	if (!rb_tail_cmpxchg(&cpu_buffer->meta->tail, &frozen, tail))
 		rb_corrupt(cpu_buffer->buffer, cpu_buffer->cpu, "frozen tail changed");
 }
@@ -871,7 +1155,8 @@ static void rb_thaw(struct ring_buffer_per_cpu *cpu_buffer, struct rb_tail froze
  * Writers that arrive meanwhile are turned away without being counted (as
  * when recording is off).  Waits up to 2 s for reservations in progress;
  * if one is still open then, the CPU is left as it was (and a warning is
- * printed once).
+ * printed once); so it is when the thread may not run on the CPU for the
+ * freeze (a seccomp filter refusing sched_setaffinity()).
  *
  * Context: takes the CPU's reader lock; may sleep.
  */
@@ -886,7 +1171,15 @@ void ring_buffer_reset_cpu(struct trace_buffer *buffer, int cpu)
 		return;
 	pthread_mutex_lock(&buffer->mutex);
 	pthread_mutex_lock(&cpu_buffer->reader_lock);
-	if (rb_freeze(cpu_buffer, RB_OFF_FROZEN_RESET, &saved, &frozen, &forced)) {
+	switch (rb_freeze(cpu_buffer, RB_OFF_FROZEN_RESET, &saved, &frozen, &forced)) {
+	case 0:
+		break;
+	case -EPERM:
+		ustrace_warn_once("ustrace: ring buffer: reset of CPU %d refused: its writers "
+				  "could not be fenced (membarrier and sched_setaffinity "
+				  "refused)\n", cpu);
+		goto out;
+	default:
 		ustrace_warn_once("ustrace: ring buffer: reset of CPU %d gave up: "
 				  "an event stays reserved\n", cpu);
 		goto out;
@@ -1045,6 +1338,8 @@ static int rb_resize_cpu(struct ring_buffer_per_cpu *cpu_buffer, u32 nr_slots)
 		return 0;
 	}
 	ret = rb_freeze(cpu_buffer, RB_OFF_FROZEN_RESIZE, &saved, &frozen, NULL);
+	if (ret == -EPERM)
+		ret = -EBUSY;	/* as when a reservation stays open */
 	if (!ret) {
 		struct rb_tail tail = saved;
 
@@ -1458,7 +1753,7 @@ struct trace_buffer *ring_buffer_alloc(unsigned long size, unsigned flags)
 {
 	u32 nr_slots = rb_size_to_pages(size);
 	struct trace_buffer *buffer;
-	long ncpus;
+	bool locked;
 	int err;
 	u64 now;
 
@@ -1469,8 +1764,7 @@ struct trace_buffer *ring_buffer_alloc(unsigned long size, unsigned flags)
 	buffer = calloc(1, sizeof(*buffer));
 	if (!buffer)
 		return NULL;
-	ncpus = sysconf(_SC_NPROCESSORS_CONF);
-	buffer->nr_cpus = ncpus < 1 ? 1 : (unsigned int)ncpus;
+	buffer->nr_cpus = rb_cpu_ids();
 	buffer->flags = flags;
 	buffer->clock = trace_clock_local;
 	buffer->clock_local = true;
@@ -1488,6 +1782,12 @@ struct trace_buffer *ring_buffer_alloc(unsigned long size, unsigned flags)
 	rb_sharers_init(buffer);
 	now = trace_clock_local();
 	rb_update_fast(buffer);
+	/*
+	 * Sequences that no reader could fence (membarrier refused) would
+	 * make a flush, the bell and a freeze impossible: locked from the
+	 * start, before any writer sees the rings (rb_rseq.h).
+	 */
+	locked = rb_rseq_writes() && !rb_fence_ready();
 	for (unsigned int cpu = 0; cpu < buffer->nr_cpus; cpu++) {
 		struct ring_buffer_per_cpu *cpu_buffer = &buffer->cpus[cpu];
 		char *region = rb_region(buffer, cpu);
@@ -1501,7 +1801,9 @@ struct trace_buffer *ring_buffer_alloc(unsigned long size, unsigned flags)
 		cpu_buffer->slots = rb_slots(region);
 		pthread_mutex_init(&cpu_buffer->reader_lock, NULL);
 		rb_init_cpu(cpu_buffer, nr_slots, now, true);
-		cpu_buffer->meta->tail = (struct rb_tail){ rb_mkpos(0, 0, 0), now };
+		cpu_buffer->meta->locked = locked;
+		cpu_buffer->meta->tail = (struct rb_tail){
+			rb_mkpos(0, 0, locked ? RB_OFF_LOCKED : 0), now };
 	}
 	rb_fork_track(buffer);
 	return buffer;

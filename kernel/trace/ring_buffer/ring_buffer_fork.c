@@ -33,6 +33,7 @@
 
 #include "../../internal.h"
 #include "rb_internal.h"
+#include "rb_rseq.h"
 
 static pthread_mutex_t rb_fork_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct trace_buffer *rb_buffers, **rb_buffers_tail = &rb_buffers;
@@ -68,6 +69,19 @@ static void rb_fork_prepare(void)
 	for (b = rb_buffers; b; b = b->fork_next)
 		for (unsigned int cpu = 0; cpu < b->nr_cpus; cpu++)
 			pthread_mutex_lock(&b->cpus[cpu].reader_lock);
+	/*
+	 * The child will write these buffers too, and no fence of ours
+	 * reaches its restartable sequences: from here on every change of
+	 * their tails is a cmpxchg16b (rb_rseq.h).
+	 */
+	if (!rb_rseq_writes())
+		return;
+	for (b = rb_buffers; b; b = b->fork_next)
+		for (unsigned int cpu = 0; cpu < b->nr_cpus; cpu++)
+			if (!__atomic_load_n(&b->cpus[cpu].meta->locked, __ATOMIC_RELAXED) &&
+			    rb_lock_tail(b->cpus[cpu].meta, cpu))
+				ustrace_warn_once("ustrace: ring buffer: fork(): CPU %u's "
+						  "writers could not be fenced\n", cpu);
 }
 
 static void rb_fork_parent(void)
@@ -400,10 +414,10 @@ static bool rb_any_gone(const char *hdr)
 /*
  * The last resort, for a closed page (slot @slot, word @w) held up by a
  * reservation nobody can tell apart: its writer was killed in the few
- * instructions between its tail cmpxchg and its header, or between the
- * header's unmark and its commit (an interrupt pending during the locked
- * instruction is taken right after it, so a SIGKILL lands there more
- * often than its few instructions suggest).  Once the page has not moved
+ * instructions between its tail change and its header, or between the
+ * header's unmark and its commit (an interrupt pending during a locked
+ * instruction is taken right after it, so a SIGKILL lands after the
+ * commit's more often than its few instructions suggest).  Once the page has not moved
  * for RB_REAP_GIVEUP_NS while a process that wrote into the mapping is
  * gone (the rule a reset follows, rb_freeze(), with less patience: the
  * writers of the CPU drop their events meanwhile), it is emptied: its
@@ -470,7 +484,7 @@ bool rb_reap(char *hdr, char *region, u32 slot, u64 w, u32 end, u32 want)
 	 * @end makes sense, and the slot word holds the bytes of those not
 	 * marked (and what closes the page: @want - @end), no more, no less.
 	 * A reservation whose header is not written yet (its writer between
-	 * its tail cmpxchg and its header) shows what the page held in its
+	 * its tail change and its header) shows what the page held in its
 	 * last turn, read out of step: that sum is then not the slot word's,
 	 * and nothing is done.  The marked events of processes gone are
 	 * reaped; those of live writers stay, they commit in their time (a

@@ -19,6 +19,7 @@
 #include <linux/ring_buffer.h>
 #include "../../internal.h"
 #include "rb_internal.h"
+#include "rb_rseq.h"
 
 /*
  * The iterator copies pages that writers may be overwriting and checks
@@ -39,12 +40,49 @@
  *
  * Return: 0 to look again, -EAGAIN when there is nothing to take.
  */
+struct rb_flush {
+	struct ring_buffer_per_cpu *cpu_buffer;
+	u32 seq, npage;
+	int ret;		/* when the flush is off: 0 look again, -EAGAIN nothing */
+};
+
+/* The tail as a flush leaves it, if the tail page can be closed now. */
+static bool rb_flush_fn(struct rb_tail cur, void *arg, struct rb_tail *new)
+{
+	struct rb_flush *f = arg;
+	struct ring_buffer_per_cpu *cpu_buffer = f->cpu_buffer;
+	u64 w = __atomic_load_n(&cpu_buffer->slots[cpu_buffer->r.head_slot], __ATOMIC_ACQUIRE);
+	u32 off = rb_pos_used(cur.pos);
+
+	f->ret = -EAGAIN;
+	if (rb_off_frozen(rb_pos_off(cur.pos)))
+		return false;
+	if (rb_pos_seq(cur.pos) != f->seq) {
+		f->ret = rb_seq_diff(rb_pos_seq(cur.pos), f->seq) > 0 ? 0 : -EAGAIN;
+		return false;
+	}
+	if (!off || rb_slot_seq(w) != f->seq || !rb_slot_entries(w) ||
+	    rb_slot_committed(w) != off + RB_MARK_OPEN)
+		return false;
+	/*
+	 * The new page gets the bell: a reader that flushes has read up to
+	 * the tail, and likely waits for any data next, which would take
+	 * another change of the tail from here (a fence of the CPU's
+	 * sequences, rb_rseq.h).  If it does not wait, the next writer's
+	 * slow path takes the bell down for nothing.  A lock stays.
+	 */
+	*new = (struct rb_tail){
+		rb_mkpos(f->npage, f->seq + 1, RB_OFF_BELL | (cur.pos & RB_OFF_LOCKED)), cur.ts };
+	return true;
+}
+
 static int rb_flush_tail(struct ring_buffer_per_cpu *cpu_buffer, u32 seq, u64 w)
 {
+	struct rb_flush f = { .cpu_buffer = cpu_buffer, .seq = seq };
 	char *region = cpu_buffer->region;
 	struct rb_cpu_meta *meta = cpu_buffer->meta;
-	struct rb_tail old, new;
-	u32 npage, nslot, off;
+	struct rb_tail old;
+	u32 nslot, off;
 
 	old = rb_tail_snapshot(&meta->tail);
 	if (rb_off_frozen(rb_pos_off(old.pos)))
@@ -54,14 +92,19 @@ static int rb_flush_tail(struct ring_buffer_per_cpu *cpu_buffer, u32 seq, u64 w)
 		return rb_seq_diff(rb_pos_seq(old.pos), seq) > 0 ? 0 : -EAGAIN;
 	if (!off || !rb_slot_entries(w) || rb_slot_committed(w) != off + RB_MARK_OPEN)
 		return -EAGAIN;
-	if (rb_claim_next(cpu_buffer->buffer, region, old.pos, RB_CLAIM_FLUSH, &npage, &nslot))
+	if (rb_claim_next(cpu_buffer->buffer, region, old.pos, RB_CLAIM_FLUSH, &f.npage, &nslot))
 		return -EAGAIN;
-	/* A bell rung by a waiter stays up on the new page. */
-	new.pos = rb_mkpos(npage, seq + 1, rb_pos_off(old.pos) & RB_OFF_BELL);
-	new.ts = old.ts;
-	if (!rb_tail_cmpxchg(&meta->tail, &old, new))
-		return 0;
-	rb_finish_switch(region, old.pos, npage, nslot, old.ts);
+	switch (rb_tail_change(meta, (unsigned int)cpu_buffer->cpu, &old, rb_flush_fn, &f)) {
+	case RB_CAS_OK:
+		break;
+	case RB_CAS_ABANDONED:
+		/* The claim stays for the switch that fills the page. */
+		return f.ret;
+	default:
+		/* No fence: trace_pipe gets the page when it fills. */
+		return -EAGAIN;
+	}
+	rb_finish_switch(region, old.pos, f.npage, nslot, old.ts);
 	return 0;
 }
 
@@ -1005,17 +1048,38 @@ static bool rb_in_flight(struct ring_buffer_per_cpu *cpu_buffer, struct rb_tail 
  * frozen tail is left as it is: the reset or resize wakes everyone at its
  * end.  Return: the tail after.
  */
-static struct rb_tail rb_ring_bell(struct rb_cpu_meta *meta)
+/* The tail with the bell, unless it has it or is frozen. */
+static bool rb_bell_fn(struct rb_tail cur, void *arg, struct rb_tail *new)
 {
-	struct rb_tail old = rb_tail_snapshot(&meta->tail), new;
+	(void)arg;
+	if (rb_off_frozen(rb_pos_off(cur.pos)) || (cur.pos & RB_OFF_BELL))
+		return false;
+	*new = (struct rb_tail){ cur.pos | RB_OFF_BELL, cur.ts };
+	return true;
+}
 
-	while (!rb_off_frozen(rb_pos_off(old.pos)) && !(rb_pos_off(old.pos) & RB_OFF_BELL)) {
-		new.pos = old.pos | RB_OFF_BELL;
-		new.ts = old.ts;
-		if (rb_tail_cmpxchg(&meta->tail, &old, new))
-			return new;
-	}
-	return old;
+static struct rb_tail rb_ring_bell(struct ring_buffer_per_cpu *cpu_buffer)
+{
+	struct rb_cpu_meta *meta = cpu_buffer->meta;
+	struct rb_tail old = rb_tail_snapshot(&meta->tail);
+
+	if (rb_off_frozen(rb_pos_off(old.pos)) || (old.pos & RB_OFF_BELL))
+		return old;
+	/*
+	 * Rung: the tail as we left it (a writer may have taken the bell
+	 * down since, and woken us).  Not rung (no fence could be had): as
+	 * it is now, and rb_bell_up() says so.
+	 */
+	if (rb_tail_change(meta, (unsigned int)cpu_buffer->cpu, &old, rb_bell_fn, NULL) ==
+	    RB_CAS_OK)
+		return (struct rb_tail){ old.pos | RB_OFF_BELL, old.ts };
+	return rb_tail_snapshot(&meta->tail);
+}
+
+/* Whether the tail rb_ring_bell() returned has the bell up (or is frozen). */
+static bool rb_bell_up(struct rb_tail tail)
+{
+	return rb_off_frozen(rb_pos_off(tail.pos)) || (rb_pos_off(tail.pos) & RB_OFF_BELL);
 }
 
 /*
@@ -1042,11 +1106,14 @@ static int rb_arm_any(struct ring_buffer_per_cpu *cpu_buffer)
 
 	if (rb_has_data(cpu_buffer))
 		return RING_BUFFER_WAIT_READY;
-	old = rb_ring_bell(cpu_buffer->meta);
-	/* The cmpxchg is a full barrier: what was committed before it shows. */
+	old = rb_ring_bell(cpu_buffer);
+	/* The tail change is a full barrier: what was committed before it shows. */
 	if (rb_has_data(cpu_buffer))
 		return RING_BUFFER_WAIT_READY;
-	return rb_in_flight(cpu_buffer, old) ? RING_BUFFER_WAIT_INFLIGHT : RING_BUFFER_WAIT_ARMED;
+	/* A bell that could not be rung: look again soon. */
+	if (!rb_bell_up(old) || rb_in_flight(cpu_buffer, old))
+		return RING_BUFFER_WAIT_INFLIGHT;
+	return RING_BUFFER_WAIT_ARMED;
 }
 
 /*
@@ -1159,7 +1226,8 @@ int ring_buffer_wait_arm_at(struct trace_buffer *buffer, int cpu, uint32_t targe
 	pthread_mutex_lock(&cpu_buffer->reader_lock);
 	if (target == RING_BUFFER_WAIT_BELL) {
 		/* As rb_arm_any(), without looking for data of our readers. */
-		rb_ring_bell(cpu_buffer->meta);
+		if (!rb_bell_up(rb_ring_bell(cpu_buffer)))
+			ret = RING_BUFFER_WAIT_INFLIGHT;
 	} else {
 		/* As rb_arm_full(), at the reader's own watermark. */
 		old = rb_arm_watermark(cpu_buffer->meta, target);
