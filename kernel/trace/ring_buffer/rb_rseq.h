@@ -25,7 +25,7 @@
  *     held tail with cmpxchg16b (rb_tail_change());
  *   - the fence covers this process's threads only: before a fork()
  *     lets another process write the buffers, every tail is locked
- *     (RB_OFF_LOCKED, rb_lock_tails()), and stays so.  A process with no
+ *     (RB_OFF_LOCKED, rb_lock_tail()), and stays so.  A process with no
  *     fence (membarrier refused) makes its buffers locked from the start;
  *   - in a process whose threads have no rseq (glibc did not register it:
  *     GLIBC_TUNABLES=glibc.pthread.rseq=0, valgrind, another libc), which

@@ -32,14 +32,6 @@
  * Reading: the reader page
  */
 
-/*
- * Close the tail page early, so that the reader can take what is on it
- * (trace_pipe wants events as they come).  Only when every reservation on
- * it is committed, and only into a free slot: the reader never
- * overwrites.  The reader is the switcher then.
- *
- * Return: 0 to look again, -EAGAIN when there is nothing to take.
- */
 struct rb_flush {
 	struct ring_buffer_per_cpu *cpu_buffer;
 	u32 seq, npage;
@@ -76,6 +68,14 @@ static bool rb_flush_fn(struct rb_tail cur, void *arg, struct rb_tail *new)
 	return true;
 }
 
+/*
+ * Close the tail page early, so that the reader can take what is on it
+ * (trace_pipe wants events as they come).  Only when every reservation on
+ * it is committed, and only into a free slot: the reader never
+ * overwrites.  The reader is the switcher then.
+ *
+ * Return: 0 to look again, -EAGAIN when there is nothing to take.
+ */
 static int rb_flush_tail(struct ring_buffer_per_cpu *cpu_buffer, u32 seq, u64 w)
 {
 	struct rb_flush f = { .cpu_buffer = cpu_buffer, .seq = seq };
@@ -1042,12 +1042,6 @@ static bool rb_in_flight(struct ring_buffer_per_cpu *cpu_buffer, struct rb_tail 
 	return false;
 }
 
-/* Any data: ring the bell, so that the next event wakes us. */
-/*
- * Ring the bell on a CPU's tail: its next event wakes the readers.  A
- * frozen tail is left as it is: the reset or resize wakes everyone at its
- * end.  Return: the tail after.
- */
 /* The tail with the bell, unless it has it or is frozen. */
 static bool rb_bell_fn(struct rb_tail cur, void *arg, struct rb_tail *new)
 {
@@ -1058,6 +1052,12 @@ static bool rb_bell_fn(struct rb_tail cur, void *arg, struct rb_tail *new)
 	return true;
 }
 
+/* Any data: ring the bell, so that the next event wakes us. */
+/*
+ * Ring the bell on a CPU's tail: its next event wakes the readers.  A
+ * frozen tail is left as it is: the reset or resize wakes everyone at its
+ * end.  Return: the tail after.
+ */
 static struct rb_tail rb_ring_bell(struct ring_buffer_per_cpu *cpu_buffer)
 {
 	struct rb_cpu_meta *meta = cpu_buffer->meta;
