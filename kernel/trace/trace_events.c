@@ -723,8 +723,9 @@ void *__ustrace_event_buffer_reserve(struct trace_event_buffer *fbuffer,
 	int pid;
 
 	/*
-	 * Every call from here is a tail call, so that the fast path saves
-	 * no register: the thread's first event learns its tid out of line.
+	 * Every call from here is a tail call (the thread's first event
+	 * learns its tid out of line), so that the ways out of the fast path
+	 * save no register; the fast path itself needs six (events.rst).
 	 */
 	if (unlikely(flags & EVENT_FILE_FL_SLOW_MASK)) {
 		/*

@@ -415,9 +415,9 @@ static bool rb_any_gone(const char *hdr)
  * The last resort, for a closed page (slot @slot, word @w) held up by a
  * reservation nobody can tell apart: its writer was killed in the few
  * instructions between its tail change and its header, or between the
- * header's unmark and its commit (an interrupt pending during a locked
- * instruction is taken right after it, so a SIGKILL lands after the
- * commit's more often than its few instructions suggest).  Once the page has not moved
+ * header's unmark and its commit (an interrupt pending during the
+ * cmpxchg16b of a locked tail is taken right after it, so a SIGKILL lands
+ * there more often than its few instructions suggest).  Once the page has not moved
  * for RB_REAP_GIVEUP_NS while a process that wrote into the mapping is
  * gone (the rule a reset follows, rb_freeze(), with less patience: the
  * writers of the CPU drop their events meanwhile), it is emptied: its
