@@ -23,8 +23,11 @@
 #                    within 100 ms of it, in this process and another
 #   rb-pinned        a reader allowed on one CPU flushes, rings the bell
 #                    of and resets another CPU's ring while its writer
-#                    writes (it runs there for the change of the tail):
-#                    every event once, in order; back on its CPU after
+#                    writes (it holds the tail and fences the writers'
+#                    restartable sequences first): every event once, in
+#                    order; the same with membarrier refused by seccomp
+#                    (before the buffer: locked tails; after: no fence,
+#                    nothing lost); a fork() in the middle of writes
 #   no-rseq.sh       rb-torture, rb-wake, rb-swap and rb-pinned in
 #                    processes where glibc registered no rseq
 
