@@ -222,9 +222,9 @@ enum rb_cas rb_tail_change(struct rb_cpu_meta *meta, unsigned int cpu, struct rb
 
 /*
  * rb_fence_cpu - restart the restartable sequences of this process
- * running on @cpu (-1: on every CPU).  Return: 0, or -errno.
+ * running on @cpu.  Return: 0, or -errno.
  */
-int rb_fence_cpu(int cpu);
+int rb_fence_cpu(unsigned int cpu);
 
 /*
  * rb_lock_tail - make a CPU's tail RB_OFF_LOCKED for good (rb_rseq.h's

@@ -162,10 +162,8 @@ static unsigned int rb_cpu_ids(void)
 	while (*p) {
 		int used = 0;
 
-		if (sscanf(p, "%u-%u%n", &a, &b, &used) == 2 ||
-		    (sscanf(p, "%u%n", &b, &used) == 1 && used))
-			;
-		else
+		if (sscanf(p, "%u-%u%n", &a, &b, &used) != 2 &&
+		    (sscanf(p, "%u%n", &b, &used) != 1 || !used))
 			break;
 		if (b < 8192 && b + 1 > n)
 			n = b + 1;
@@ -238,26 +236,19 @@ static bool rb_fence_ready(void)
 	return true;
 }
 
-int rb_fence_cpu(int cpu)
+int rb_fence_cpu(unsigned int cpu)
 {
 	int saved = errno, ret = 0;
 
 	if (rb_fence_ready()) {
-		if (cpu >= 0 && !syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED_RSEQ,
-					 MEMBARRIER_CMD_FLAG_CPU, cpu))
+		if (!syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED_RSEQ,
+			     MEMBARRIER_CMD_FLAG_CPU, cpu))
 			goto out;
 		/* Before Linux 5.10, no MEMBARRIER_CMD_FLAG_CPU: every CPU. */
 		if (!syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED_RSEQ, 0, 0))
 			goto out;
 	}
-	if (cpu >= 0) {
-		ret = rb_visit_cpu((unsigned int)cpu);
-	} else {
-		long n = sysconf(_SC_NPROCESSORS_CONF);
-
-		for (int c = 0; c < n && !ret; c++)
-			ret = rb_visit_cpu((unsigned int)c);
-	}
+	ret = rb_visit_cpu(cpu);
 out:
 	errno = saved;
 	return ret;
@@ -286,7 +277,7 @@ enum rb_cas rb_tail_change(struct rb_cpu_meta *meta, unsigned int cpu, struct rb
 			new = rb_held(cur);
 			if (!rb_tail_cmpxchg(&meta->tail, &cur, new))
 				continue;
-			if (rb_fence_cpu((int)cpu)) {
+			if (rb_fence_cpu(cpu)) {
 				cur = new;
 				new.pos &= ~(u64)RB_OFF_HOLD;
 				rb_tail_cmpxchg(&meta->tail, &cur, new);
@@ -331,7 +322,7 @@ static bool rb_lock_fn(struct rb_tail cur, void *arg, struct rb_tail *new)
 
 int rb_lock_tail(struct rb_cpu_meta *meta, unsigned int cpu)
 {
-	struct rb_tail old;
+	struct rb_tail old, new;
 
 	/* First: a reset or resize from here on makes its tail locked too. */
 	__atomic_store_n(&meta->locked, 1, __ATOMIC_SEQ_CST);
@@ -342,11 +333,8 @@ int rb_lock_tail(struct rb_cpu_meta *meta, unsigned int cpu)
 	 * No fence: locked all the same, with the small chance that a
 	 * sequence running now undoes it (rb_rseq.h's limits).
 	 */
-	do {
-		if (!rb_lock_fn(old, NULL, &(struct rb_tail){ 0, 0 }))
-			break;
-	} while (!rb_tail_cmpxchg(&meta->tail, &old,
-				  (struct rb_tail){ old.pos | RB_OFF_LOCKED, old.ts }));
+	while (rb_lock_fn(old, NULL, &new) && !rb_tail_cmpxchg(&meta->tail, &old, new))
+		;
 	return -EPERM;
 }
 

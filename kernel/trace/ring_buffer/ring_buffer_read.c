@@ -1042,11 +1042,17 @@ static bool rb_in_flight(struct ring_buffer_per_cpu *cpu_buffer, struct rb_tail 
 	return false;
 }
 
+/* Whether @tail has the bell up (or is frozen: no bell needed). */
+static bool rb_bell_up(struct rb_tail tail)
+{
+	return rb_off_frozen(rb_pos_off(tail.pos)) || (rb_pos_off(tail.pos) & RB_OFF_BELL);
+}
+
 /* The tail with the bell, unless it has it or is frozen. */
 static bool rb_bell_fn(struct rb_tail cur, void *arg, struct rb_tail *new)
 {
 	(void)arg;
-	if (rb_off_frozen(rb_pos_off(cur.pos)) || (cur.pos & RB_OFF_BELL))
+	if (rb_bell_up(cur))
 		return false;
 	*new = (struct rb_tail){ cur.pos | RB_OFF_BELL, cur.ts };
 	return true;
@@ -1063,7 +1069,7 @@ static struct rb_tail rb_ring_bell(struct ring_buffer_per_cpu *cpu_buffer)
 	struct rb_cpu_meta *meta = cpu_buffer->meta;
 	struct rb_tail old = rb_tail_snapshot(&meta->tail);
 
-	if (rb_off_frozen(rb_pos_off(old.pos)) || (old.pos & RB_OFF_BELL))
+	if (rb_bell_up(old))
 		return old;
 	/*
 	 * Rung: the tail as we left it (a writer may have taken the bell
@@ -1074,12 +1080,6 @@ static struct rb_tail rb_ring_bell(struct ring_buffer_per_cpu *cpu_buffer)
 	    RB_CAS_OK)
 		return (struct rb_tail){ old.pos | RB_OFF_BELL, old.ts };
 	return rb_tail_snapshot(&meta->tail);
-}
-
-/* Whether the tail rb_ring_bell() returned has the bell up (or is frozen). */
-static bool rb_bell_up(struct rb_tail tail)
-{
-	return rb_off_frozen(rb_pos_off(tail.pos)) || (rb_pos_off(tail.pos) & RB_OFF_BELL);
 }
 
 /*
