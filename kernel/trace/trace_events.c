@@ -602,17 +602,28 @@ static __always_inline bool event_kept(const struct trace_event_buffer *fbuffer,
 }
 
 /*
- * Copy the @len bytes at @src (8-byte aligned, @len at least 16) to @dst
- * in 16-byte pieces, the last one overlapping the one before: records
- * are short, and a call to memcpy() costs as much as copying one.
+ * Copy the @len bytes at @src (8-byte aligned, 16 <= @len <=
+ * RB_MAX_SMALL_DATA) to @dst: the first and the last 16 or 32 bytes,
+ * overlapping in the middle, with no loop for the records most events
+ * make (up to 64 bytes); a call to memcpy() costs as much as copying one.
  */
 static __always_inline void record_copy(void *dst, const void *src, unsigned int len)
 {
+	char *d = dst;
+	const char *s = src;
 	unsigned int i;
 
-	for (i = 0; i + 16 < len; i += 16)
-		__builtin_memcpy((char *)dst + i, (const char *)src + i, 16);
-	__builtin_memcpy((char *)dst + len - 16, (const char *)src + len - 16, 16);
+	if (len <= 32) {
+		__builtin_memcpy(d, s, 16);
+		__builtin_memcpy(d + len - 16, s + len - 16, 16);
+	} else if (len <= 64) {
+		__builtin_memcpy(d, s, 32);
+		__builtin_memcpy(d + len - 32, s + len - 32, 32);
+	} else {
+		for (i = 0; i + 32 < len; i += 32)
+			__builtin_memcpy(d + i, s + i, 32);
+		__builtin_memcpy(d + len - 32, s + len - 32, 32);
+	}
 }
 
 /*

@@ -631,6 +631,74 @@ static void nested_and_large(void)
 	sched_setaffinity(0, sizeof(old), &old);
 }
 
+/* The next record of @tr on @cpu, copied to @rec: its length, or 0. */
+static unsigned int next_record(struct trace_array *tr, int cpu, void *rec, unsigned int size)
+{
+	struct ring_buffer_event *ev = ring_buffer_consume(trace_array_buffer(tr), cpu, NULL, NULL);
+	unsigned int len;
+
+	if (!ev)
+		return 0;
+	len = ring_buffer_event_length(ev);
+	memcpy(rec, ring_buffer_event_data(ev), len < size ? len : size);
+	return len;
+}
+
+/*
+ * A record that passes a filter is copied from the scratch record into
+ * the ring buffer: at every length the scratch takes (strings of 0 to
+ * 110 characters make records of 21 to 131 bytes, the copy's every case),
+ * it is the same bytes as the record of an unfiltered instance.  All
+ * fired before any is read: a read flushes the page, and the next event
+ * would start a page by the slow path, which does not copy.
+ */
+static void passed_records_whole(void)
+{
+	struct trace_array *f = trace_array_create("whole-f"), *u = trace_array_create("whole-u");
+	struct trace_event_call *nest = call_of("flt_nest", "flt_nest");
+	unsigned char want[256], got[256];
+	unsigned int bad = 0, wl, gl;
+	cpu_set_t old, one;
+	char str[112];
+	int cpu, l;
+
+	ASSERT_TRUE(f && u);
+	ASSERT_EQ(0, sched_getaffinity(0, sizeof(old), &old));
+	cpu = sched_getcpu();
+	CPU_ZERO(&one);
+	CPU_SET(cpu, &one);
+	ASSERT_EQ(0, sched_setaffinity(0, sizeof(one), &one));
+	EXPECT_EQ(0, trace_array_set_clr_event(f, "flt_nest", "flt_nest", 1));
+	EXPECT_EQ(0, trace_array_set_clr_event(u, "flt_nest", "flt_nest", 1));
+	EXPECT_EQ(0, trace_array_set_filter(f, nest, "v == 5", NULL));
+	for (l = 0; l <= 110; l++) {
+		for (int i = 0; i < l; i++)
+			str[i] = (char)('a' + (i * 7 + l) % 26);
+		str[l] = '\0';
+		trace_flt_nest(5, str);
+		trace_flt_nest(6, str);		/* rejected */
+	}
+	for (l = 0; l <= 111; l++) {
+		wl = next_record(u, cpu, want, sizeof(want));
+		/* The unfiltered instance has the rejected one too. */
+		if (wl && next_record(u, cpu, got, sizeof(got)) != wl)
+			bad++;
+		gl = next_record(f, cpu, got, sizeof(got));
+		if (l == 111) {
+			EXPECT_EQ(0u, wl);
+			EXPECT_EQ(0u, gl);
+		} else if (!wl || wl != gl || memcmp(want, got, wl)) {
+			ksft_print_msg("string of %d: %u bytes unfiltered, %u filtered%s\n", l,
+				       wl, gl, wl == gl ? ", not the same" : "");
+			bad++;
+		}
+	}
+	EXPECT_EQ(0u, bad);
+	EXPECT_EQ(0, trace_array_destroy(f));
+	EXPECT_EQ(0, trace_array_destroy(u));
+	sched_setaffinity(0, sizeof(old), &old);
+}
+
 /*
  * The filter lives on the instance's event: it waits for the event to be
  * enabled, stays when it is disabled, does not touch other instances,
@@ -837,7 +905,7 @@ static void churn(void)
 int main(void)
 {
 	ksft_print_header();
-	ksft_set_plan(13);
+	ksft_set_plan(14);
 	KSFT_RUN(kernel_texts_match);
 	KSFT_RUN(documented_examples);
 	KSFT_RUN(operators_and_fields);
@@ -847,6 +915,7 @@ int main(void)
 	KSFT_RUN(cpus_and_function);
 	KSFT_RUN(rejected_costs_nothing);
 	KSFT_RUN(nested_and_large);
+	KSFT_RUN(passed_records_whole);
 	KSFT_RUN(filter_per_instance);
 	KSFT_RUN(system_filters);
 	KSFT_RUN(compile_api);
