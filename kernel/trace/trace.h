@@ -68,6 +68,7 @@ enum {
 	EVENT_FILE_FL_FILTERED		= 1ul << 4,	/* @filter is set */
 	EVENT_FILE_FL_TRIGGER_MODE	= 1ul << 5,	/* triggers run unconditionally */
 	EVENT_FILE_FL_TRIGGER_COND	= 1ul << 6,	/* triggers need the record */
+	EVENT_FILE_FL_FILTER_INPLACE	= 1ul << 7,	/* filtered in the ring buffer */
 };
 #define EVENT_FILE_FL_SLOW_MASK	(EVENT_FILE_FL_SOFT_DISABLED | EVENT_FILE_FL_PID_FILTER | \
 				 EVENT_FILE_FL_FILTERED | EVENT_FILE_FL_TRIGGER_MODE | \
@@ -87,6 +88,9 @@ struct event_trigger_list;
  * @filter:     the compiled filter (EVENT_FILE_FL_FILTERED), replaced
  *              whole and freed after tracepoint_synchronize_unregister()
  * @triggers:   the triggers (EVENT_FILE_FL_TRIGGER_*), the same way
+ * @filter_votes: the probes' votes for the other way of filtering
+ *              (EVENT_FILE_FL_FILTER_INPLACE; trace_events.c), racy by
+ *              design: a vote lost is a vote
  */
 struct trace_event_file {
 	unsigned long			flags;
@@ -97,6 +101,7 @@ struct trace_event_file {
 	int				sm_ref;
 	struct event_filter		*filter;
 	struct event_trigger_list	*triggers;
+	unsigned int			filter_votes;
 };
 
 /* Set or clear EVENT_FILE_FL_* bits of @file: probes read them unlocked. */

@@ -540,6 +540,7 @@ static noinline void *event_reserve_generic(struct trace_event_buffer *fbuffer,
 	if (!event)
 		return NULL;
 	fbuffer->commit_word = NULL;
+	fbuffer->commit_add = 0;	/* not an in-place record */
 	fbuffer->event = event;
 	fbuffer->buffer = buffer;
 	fbuffer->trace_file = file;
@@ -564,8 +565,49 @@ static noinline void *event_reserve_generic(struct trace_event_buffer *fbuffer,
 
 static __thread struct {
 	bool		busy;
+	unsigned char	tick;		/* filter_vote()'s sampling */
 	unsigned long	rec[EVENT_SCRATCH_SIZE / sizeof(unsigned long)];
 } event_scratch __attribute__((__tls_model__("initial-exec")));
+
+/*
+ * The other way: a filtered event is reserved in the ring buffer as an
+ * unfiltered one is, written there, filtered in place and committed, or
+ * given back when the filter rejects it (ring_buffer_discard_commit():
+ * the tail moves back, or the record becomes padding).  A passed record
+ * is not copied, and its clock is read where an unfiltered event's is;
+ * a rejected one costs about an unfiltered event.  The scratch record
+ * is the cheaper way for a filter that rejects most of what it sees,
+ * this one for a filter that passes most: each event file takes the
+ * scratch record first and switches when the probes vote for the other
+ * way (EVENT_FILE_FL_FILTER_INPLACE).  A vote is one passed record in
+ * the scratch record, or one rejected in place, of every
+ * FILTER_VOTE_SAMPLE such in a thread; FILTER_VOTES of them switch, and
+ * the count starts again.  A filter that passes a share p of the events
+ * so spends about p (or 1 - p) of them the costlier way, and a switch
+ * costs the file's flags word one atomic change.  The commit knows an
+ * in-place record by EVENT_INPLACE_TAG in fbuffer->commit_add (the rest
+ * is the slot word's address; commit_word is NULL, so the commit comes
+ * to the library).
+ */
+#define FILTER_VOTE_SAMPLE	16
+#define FILTER_VOTES		16
+#define EVENT_INPLACE_TAG	(1ull << 63)
+
+/* One probe's vote (sampled) for filtering @file in place, or not. */
+static __always_inline void filter_vote(struct trace_event_file *file, bool inplace)
+{
+	unsigned int v;
+
+	if (likely(++event_scratch.tick % FILTER_VOTE_SAMPLE))
+		return;
+	v = __atomic_load_n(&file->filter_votes, __ATOMIC_RELAXED) + 1;
+	if (v < FILTER_VOTES) {
+		__atomic_store_n(&file->filter_votes, v, __ATOMIC_RELAXED);
+		return;
+	}
+	__atomic_store_n(&file->filter_votes, 0, __ATOMIC_RELAXED);
+	trace_file_set_flag(file, EVENT_FILE_FL_FILTER_INPLACE, inplace);
+}
 
 static __always_inline void *event_reserve_scratch(struct trace_event_buffer *fbuffer,
 						   struct trace_event_file *file,
@@ -664,11 +706,63 @@ static __always_inline void event_commit_scratch(struct trace_event_buffer *fbuf
 	struct trace_event_file *file = fbuffer->trace_file;
 	unsigned int len = (unsigned int)fbuffer->commit_add;
 
-	if (event_kept(fbuffer, file, flags, len))
+	if (event_kept(fbuffer, file, flags, len)) {
 		event_write_scratch(fbuffer->buffer, fbuffer->entry, len);
+		filter_vote(file, true);
+	}
 	/* Given back once copied, not before. */
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	event_scratch.busy = false;
+}
+
+static void *event_reserve_slow(struct trace_event_buffer *fbuffer,
+				struct trace_event_file *file, unsigned long len);
+
+/*
+ * Reserve a filtered record in the ring buffer as the fast path does:
+ * filtered in place at the commit.
+ */
+static noinline void *event_reserve_inplace(struct trace_event_buffer *fbuffer,
+					    struct trace_event_file *file, unsigned long len,
+					    int pid)
+{
+	struct ring_buffer_event *event;
+	u64 *word, add;
+	u32 *payload;
+
+	event = rb_reserve_fast(file->buffer, len, RB_MAX_SMALL_DATA, &word, &add, &payload);
+	if (unlikely(!event))
+		return event_reserve_slow(fbuffer, file, len);
+	fbuffer->commit_word = NULL;
+	/* No slot word (a damaged page-slot table): the generic commit. */
+	fbuffer->commit_add = likely(word) ? (u64)(uintptr_t)word | EVENT_INPLACE_TAG : 0;
+	fbuffer->event = event;
+	fbuffer->buffer = file->buffer;
+	fbuffer->trace_file = file;
+	return entry_fill(fbuffer, file, (struct trace_entry *)payload, pid);
+}
+
+/*
+ * The commit of an in-place record: @flags as the commit loaded them
+ * (filtered, no conditional trigger).  The record's length is its small
+ * header's, rounded up to 4 bytes as the filter of a record in the ring
+ * buffer sees it (the kernel's too).
+ */
+static noinline void event_commit_inplace(struct trace_event_buffer *fbuffer,
+						 struct trace_event_file *file,
+						 unsigned long flags)
+{
+	u32 *hdr = (u32 *)fbuffer->entry - 1;
+	unsigned int len = rb_hdr_type(__atomic_load_n(hdr, __ATOMIC_RELAXED)) * 4;
+
+	if (likely(event_kept(fbuffer, file, flags, len))) {
+		rb_unmark(hdr);
+		__atomic_add_fetch((u64 *)(uintptr_t)(fbuffer->commit_add & ~EVENT_INPLACE_TAG),
+				   RB_SLOT_ONE_ENTRY + RB_EVNT_HDR_SIZE + len, __ATOMIC_RELEASE);
+		return;
+	}
+	ring_buffer_discard_commit(fbuffer->buffer, fbuffer->event);
+	filter_vote(file, false);
 }
 
 /*
@@ -744,9 +838,14 @@ void *__ustrace_event_buffer_reserve(struct trace_event_buffer *fbuffer,
 		 * first (a thread's first event goes there: it learns the tid).
 		 */
 		pid = cached_tid;
-		if ((flags & EVENT_FILE_FL_SLOW_MASK) == EVENT_FILE_FL_FILTERED &&
-		    len <= EVENT_SCRATCH_SIZE && !event_scratch.busy && likely(pid))
-			return event_reserve_scratch(fbuffer, file, len, pid);
+		/* Loaded again: the fast path then keeps no copy of it. */
+		flags = __atomic_load_n(&file->flags, __ATOMIC_RELAXED);
+		if ((flags & EVENT_FILE_FL_SLOW_MASK) == EVENT_FILE_FL_FILTERED && likely(pid)) {
+			if (flags & EVENT_FILE_FL_FILTER_INPLACE)
+				return event_reserve_inplace(fbuffer, file, len, pid);
+			if (len <= EVENT_SCRATCH_SIZE && !event_scratch.busy)
+				return event_reserve_scratch(fbuffer, file, len, pid);
+		}
 		return event_reserve_slow(fbuffer, file, len);
 	}
 	/*
@@ -779,31 +878,22 @@ void *__ustrace_event_buffer_reserve(struct trace_event_buffer *fbuffer,
 	return entry_fill(fbuffer, file, (struct trace_entry *)payload, pid);
 }
 
-/**
- * __ustrace_event_buffer_commit - publish a record started with
- *	trace_event_buffer_reserve() (trace_event_buffer_commit())
+/*
+ * The commit of a record in the ring buffer whose file is filtered or has
+ * conditional triggers, but for an in-place record without triggers.
+ * Out of line: the commit's common cases then save fewer registers.
  */
-void __ustrace_event_buffer_commit(struct trace_event_buffer *fbuffer)
+static noinline void event_commit_cond(struct trace_event_buffer *fbuffer,
+				       struct trace_event_file *file, unsigned long flags)
 {
-	struct trace_event_file *file = fbuffer->trace_file;
-	unsigned long flags = __atomic_load_n(&file->flags, __ATOMIC_RELAXED);
-	unsigned int len, tt = 0;
+	unsigned int len = ring_buffer_event_length(fbuffer->event), tt = 0;
 
-	if (!fbuffer->event) {
-		event_commit_scratch(fbuffer, flags);
-		return;
-	}
-	if (likely(!(flags & (EVENT_FILE_FL_FILTERED | EVENT_FILE_FL_TRIGGER_COND)))) {
-		ring_buffer_unlock_commit(fbuffer->buffer, fbuffer->event);
-		return;
-	}
-	len = ring_buffer_event_length(fbuffer->event);
 	/*
 	 * The kernel's __event_trigger_test_discard(): the triggers see the
 	 * record whatever the filter says; then an event reserved only for
 	 * its triggers (soft disabled, or in the scratch buffer), or one the
-	 * filter rejects, is discarded.  A discarded record takes no space when nothing follows
-	 * it.
+	 * filter rejects, is discarded.  A discarded record takes no space
+	 * when nothing follows it.
 	 */
 	if (flags & EVENT_FILE_FL_TRIGGER_COND) {
 		tt = trace_triggers_post(file, fbuffer->entry, len);
@@ -818,6 +908,30 @@ void __ustrace_event_buffer_commit(struct trace_event_buffer *fbuffer)
 		/* No tail call: a stack trace starts after this frame. */
 		__asm__ __volatile__("" ::: "memory");
 	}
+}
+
+/**
+ * __ustrace_event_buffer_commit - publish a record started with
+ *	trace_event_buffer_reserve() (trace_event_buffer_commit())
+ */
+void __ustrace_event_buffer_commit(struct trace_event_buffer *fbuffer)
+{
+	struct trace_event_file *file = fbuffer->trace_file;
+	unsigned long flags = __atomic_load_n(&file->flags, __ATOMIC_RELAXED);
+
+	if (!fbuffer->event) {
+		event_commit_scratch(fbuffer, flags);
+		return;
+	}
+	if (likely(!(flags & (EVENT_FILE_FL_FILTERED | EVENT_FILE_FL_TRIGGER_COND)))) {
+		ring_buffer_unlock_commit(fbuffer->buffer, fbuffer->event);
+		return;
+	}
+	if ((fbuffer->commit_add & EVENT_INPLACE_TAG) && !(flags & EVENT_FILE_FL_TRIGGER_COND)) {
+		event_commit_inplace(fbuffer, file, flags);
+		return;
+	}
+	event_commit_cond(fbuffer, file, flags);
 }
 
 /* ------------------------------------------------------------------

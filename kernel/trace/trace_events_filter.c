@@ -1912,6 +1912,9 @@ static struct event_filter *set_file_filter(struct trace_event_file *file,
 
 	if (!active)
 		trace_file_set_flag(file, EVENT_FILE_FL_FILTERED, false);
+	/* A new filter starts in the scratch record (trace_events.c). */
+	trace_file_set_flag(file, EVENT_FILE_FL_FILTER_INPLACE, false);
+	__atomic_store_n(&file->filter_votes, 0, __ATOMIC_RELAXED);
 	/* Pairs with the acquire load of trace_filter_match(). */
 	__atomic_store_n(&file->filter, filter, __ATOMIC_RELEASE);
 	if (active)

@@ -8,8 +8,11 @@
  * two predicates alone; and event_filter_match() alone on a record.
  *
  * A filtered event is written into its thread's scratch record and
- * filtered there: "passes" is that, the three predicates and a copy into
- * the ring buffer; a rejected event never reaches the ring buffer.
+ * filtered there, and a rejected event never reaches the ring buffer;
+ * once a filter has passed a few hundred records, its event is filtered
+ * in the ring buffer instead (Documentation/trace/events.rst): "passes"
+ * is that after the first runs, the record written in place, the three
+ * predicates and the commit.
  *
  * Prints ns per event, one thread pinned to the first CPU of the
  * affinity mask, best of BENCH_REPS runs; USTRACE_BENCH_EVENTS sets the

@@ -6,9 +6,12 @@
 #               Documentation/trace/events.rst; each operator on each kind
 #               of field; == and != of strings of every length; CPU,
 #               COMM, common fields; system filters; a
-#               rejected event takes no room and is not written; filters
-#               replaced while threads record.  Static: the filter calls
-#               are internal.
+#               rejected event takes no room and is not written; a
+#               passed record is the same bytes as an unfiltered one, at
+#               every length, filtered in the scratch record and in place;
+#               the switch between the two and back, losing nothing;
+#               filters replaced while threads record.  Static: the filter
+#               calls are internal.
 #   instructions.sh  what a filter costs, in instructions (callgrind, of
 #               selftests/bench/filter_bench --callgrind): the filter
 #               alone, and a filtered event that passes over unfiltered

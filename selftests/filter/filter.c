@@ -644,13 +644,25 @@ static unsigned int next_record(struct trace_array *tr, int cpu, void *rec, unsi
 	return len;
 }
 
+/* Whether @tr's file of @call filters in place now (trace_events.c). */
+static bool in_place(struct trace_array *tr, struct trace_event_call *call)
+{
+	struct trace_event_file *file = trace_array_file_locked(tr, call, false);
+
+	return file && (__atomic_load_n(&file->flags, __ATOMIC_RELAXED) &
+			EVENT_FILE_FL_FILTER_INPLACE);
+}
+
 /*
  * A record that passes a filter is copied from the scratch record into
  * the ring buffer: at every length the scratch takes (strings of 0 to
  * 110 characters make records of 21 to 131 bytes, the copy's every case),
- * it is the same bytes as the record of an unfiltered instance.  All
+ * it is the same bytes as the record of an unfiltered instance (but for
+ * the up to 3 bytes that round its length up to 4, written by no one).  All
  * fired before any is read: a read flushes the page, and the next event
- * would start a page by the slow path, which does not copy.
+ * would start a page by the slow path, which does not copy.  Then the
+ * same once the event filters in place (after records that pass), where
+ * the filter sees the record's length rounded up to 4 bytes.
  */
 static void passed_records_whole(void)
 {
@@ -670,33 +682,133 @@ static void passed_records_whole(void)
 	ASSERT_EQ(0, sched_setaffinity(0, sizeof(one), &one));
 	EXPECT_EQ(0, trace_array_set_clr_event(f, "flt_nest", "flt_nest", 1));
 	EXPECT_EQ(0, trace_array_set_clr_event(u, "flt_nest", "flt_nest", 1));
-	EXPECT_EQ(0, trace_array_set_filter(f, nest, "v == 5", NULL));
-	for (l = 0; l <= 110; l++) {
-		for (int i = 0; i < l; i++)
-			str[i] = (char)('a' + (i * 7 + l) % 26);
-		str[l] = '\0';
-		trace_flt_nest(5, str);
-		trace_flt_nest(6, str);		/* rejected */
-	}
-	for (l = 0; l <= 111; l++) {
-		wl = next_record(u, cpu, want, sizeof(want));
-		/* The unfiltered instance has the rejected one too. */
-		if (wl && next_record(u, cpu, got, sizeof(got)) != wl)
-			bad++;
-		gl = next_record(f, cpu, got, sizeof(got));
-		if (l == 111) {
-			EXPECT_EQ(0u, wl);
-			EXPECT_EQ(0u, gl);
-		} else if (!wl || wl != gl || memcmp(want, got, wl)) {
-			ksft_print_msg("string of %d: %u bytes unfiltered, %u filtered%s\n", l,
-				       wl, gl, wl == gl ? ", not the same" : "");
-			bad++;
+	for (int mode = 0; mode < 2; mode++) {
+		EXPECT_EQ(0, trace_array_set_filter(f, nest, "v == 5", NULL));
+		if (mode) {
+			/* Records that pass: the probes vote for in place. */
+			for (int i = 0; i < 5000; i++)
+				trace_flt_nest(5, "warm");
+			trace_array_clear(f, RING_BUFFER_ALL_CPUS);
+			trace_array_clear(u, RING_BUFFER_ALL_CPUS);
+		}
+		EXPECT_EQ(mode == 1, in_place(f, nest));
+		for (l = 0; l <= 110; l++) {
+			for (int i = 0; i < l; i++)
+				str[i] = (char)('a' + (i * 7 + l) % 26);
+			str[l] = '\0';
+			trace_flt_nest(5, str);
+			trace_flt_nest(6, str);		/* rejected */
+		}
+		for (l = 0; l <= 111; l++) {
+			wl = next_record(u, cpu, want, sizeof(want));
+			/* The unfiltered instance has the rejected one too. */
+			if (wl && next_record(u, cpu, got, sizeof(got)) != wl)
+				bad++;
+			gl = next_record(f, cpu, got, sizeof(got));
+			if (l == 111) {
+				EXPECT_EQ(0u, wl);
+				EXPECT_EQ(0u, gl);
+			} else if (!wl || wl != gl || memcmp(want, got, 21u + (unsigned int)l)) {
+				ksft_print_msg("%s, string of %d: %u bytes unfiltered, %u filtered%s\n",
+					       mode ? "in place" : "scratch", l, wl, gl,
+					       wl == gl ? ", not the same" : "");
+				bad++;
+			}
 		}
 	}
 	EXPECT_EQ(0u, bad);
 	EXPECT_EQ(0, trace_array_destroy(f));
 	EXPECT_EQ(0, trace_array_destroy(u));
 	sched_setaffinity(0, sizeof(old), &old);
+}
+
+/*
+ * A filter that passes most of what it sees switches its event to
+ * filtering in place (records reserved in the ring buffer, the rejected
+ * given back), one that rejects most switches it back to the scratch
+ * record.  Either way, and while it switches back and forth (one record
+ * in five passing; one in two, from two threads at once), the buffer
+ * holds every record that passed and nothing else, and counts nothing
+ * lost.
+ */
+static void *fire_half(void *arg)
+{
+	(void)arg;
+	for (int i = 0; i < 200000; i++)
+		trace_flt_small(i & 1 ? 3 : 7);
+	return NULL;
+}
+
+static void filter_in_place(void)
+{
+	pthread_t tids[2];
+	struct trace_array *tr = trace_array_create("inplace");
+	struct trace_event_call *call = call_of("flt_test", "flt_small");
+	struct trace_buffer *buffer;
+	unsigned long overrun = 0, bad = 0, n = 0;
+	cpu_set_t old, one;
+	int cpu;
+
+	ASSERT_TRUE(tr != NULL);
+	buffer = trace_array_buffer(tr);
+	ASSERT_EQ(0, sched_getaffinity(0, sizeof(old), &old));
+	cpu = sched_getcpu();
+	CPU_ZERO(&one);
+	CPU_SET(cpu, &one);
+	ASSERT_EQ(0, sched_setaffinity(0, sizeof(one), &one));
+	EXPECT_EQ(0, trace_array_set_clr_event(tr, "flt_test", "flt_small", 1));
+	EXPECT_EQ(0, trace_array_set_filter(tr, call, "s32v == 7", NULL));
+	EXPECT_FALSE(in_place(tr, call));
+	for (int i = 0; i < 5000; i++)
+		trace_flt_small(7);
+	EXPECT_TRUE(in_place(tr, call));
+	EXPECT_EQ(5000ul, ring_buffer_entries(buffer));
+	trace_array_clear(tr, RING_BUFFER_ALL_CPUS);
+	for (int i = 0; i < 50000; i++)
+		trace_flt_small(i % 5 ? i % 5 : 7);
+	for (int i = 0; i < 5000; i++)
+		trace_flt_small(3);
+	EXPECT_FALSE(in_place(tr, call));
+	for (int c = 0; c < ring_buffer_nr_cpus(buffer); c++)
+		overrun += ring_buffer_overrun_cpu(buffer, c) +
+			   ring_buffer_commit_overrun_cpu(buffer, c) +
+			   ring_buffer_dropped_events_cpu(buffer, c);
+	EXPECT_EQ(0ul, overrun);
+	EXPECT_EQ(10000ul, ring_buffer_entries(buffer));
+	for (struct ring_buffer_event *ev;
+	     (ev = ring_buffer_consume(buffer, cpu, NULL, NULL)); n++) {
+		const struct trace_entry *ent = ring_buffer_event_data(ev);
+
+		if (ent->type != call->id || *(const int *)(ent + 1) != 7)
+			bad++;
+	}
+	EXPECT_EQ(10000ul, n);
+	EXPECT_EQ(0ul, bad);
+	sched_setaffinity(0, sizeof(old), &old);
+
+	/* Two threads voting at once, one record in two passing. */
+	EXPECT_EQ(0, trace_array_resize_kb(tr, 8192, RING_BUFFER_ALL_CPUS));
+	trace_array_clear(tr, RING_BUFFER_ALL_CPUS);
+	for (int t = 0; t < 2; t++)
+		ASSERT_EQ(0, pthread_create(&tids[t], NULL, fire_half, NULL));
+	for (int t = 0; t < 2; t++)
+		pthread_join(tids[t], NULL);
+	overrun = n = bad = 0;
+	for (int c = 0; c < ring_buffer_nr_cpus(buffer); c++) {
+		struct ring_buffer_event *ev;
+
+		overrun += ring_buffer_overrun_cpu(buffer, c) +
+			   ring_buffer_commit_overrun_cpu(buffer, c) +
+			   ring_buffer_dropped_events_cpu(buffer, c);
+		for (; (ev = ring_buffer_consume(buffer, c, NULL, NULL)); n++)
+			if (*(const int *)((const struct trace_entry *)
+					   ring_buffer_event_data(ev) + 1) != 7)
+				bad++;
+	}
+	EXPECT_EQ(0ul, overrun);
+	EXPECT_EQ(2ul * 100000, n);
+	EXPECT_EQ(0ul, bad);
+	EXPECT_EQ(0, trace_array_destroy(tr));
 }
 
 /*
@@ -905,7 +1017,7 @@ static void churn(void)
 int main(void)
 {
 	ksft_print_header();
-	ksft_set_plan(14);
+	ksft_set_plan(15);
 	KSFT_RUN(kernel_texts_match);
 	KSFT_RUN(documented_examples);
 	KSFT_RUN(operators_and_fields);
@@ -916,6 +1028,7 @@ int main(void)
 	KSFT_RUN(rejected_costs_nothing);
 	KSFT_RUN(nested_and_large);
 	KSFT_RUN(passed_records_whole);
+	KSFT_RUN(filter_in_place);
 	KSFT_RUN(filter_per_instance);
 	KSFT_RUN(system_filters);
 	KSFT_RUN(compile_api);
