@@ -590,6 +590,23 @@ static void nest_records(struct trace_array *tr, char *out, size_t size)
 }
 
 /*
+ * Keep the calling thread on the CPU it is on (its records then come back
+ * in order, from that CPU's ring), the affinity it had saved in @old.
+ * Return: the CPU, or -1.
+ */
+static int pin_here(cpu_set_t *old)
+{
+	int cpu = sched_getcpu();
+	cpu_set_t one;
+
+	if (cpu < 0 || sched_getaffinity(0, sizeof(*old), old))
+		return -1;
+	CPU_ZERO(&one);
+	CPU_SET(cpu, &one);
+	return sched_setaffinity(0, sizeof(one), &one) ? -1 : cpu;
+}
+
+/*
  * A filtered event is written into its thread's scratch record and
  * filtered there: events fired while it is being written (here from its
  * own assignment, as from a signal handler) must not overwrite it, and a
@@ -602,14 +619,11 @@ static void nested_and_large(void)
 	struct trace_event_call *nest = call_of("flt_nest", "flt_nest");
 	struct trace_event_call *small = call_of("flt_test", "flt_small");
 	char big[600], got[512];
-	cpu_set_t old, one;
+	cpu_set_t old;
 
 	ASSERT_TRUE(tr != NULL);
 	/* One CPU: the records come back in order, CPU by CPU. */
-	ASSERT_EQ(0, sched_getaffinity(0, sizeof(old), &old));
-	CPU_ZERO(&one);
-	CPU_SET(sched_getcpu(), &one);
-	ASSERT_EQ(0, sched_setaffinity(0, sizeof(one), &one));
+	ASSERT_TRUE(pin_here(&old) >= 0);
 	memset(big, 'x', sizeof(big) - 1);
 	big[sizeof(big) - 1] = '\0';
 	EXPECT_EQ(0, trace_array_set_clr_event(tr, "flt_nest", "flt_nest", 1));
@@ -670,16 +684,13 @@ static void passed_records_whole(void)
 	struct trace_event_call *nest = call_of("flt_nest", "flt_nest");
 	unsigned char want[256], got[256];
 	unsigned int bad = 0, wl, gl;
-	cpu_set_t old, one;
+	cpu_set_t old;
 	char str[112];
 	int cpu, l;
 
 	ASSERT_TRUE(f && u);
-	ASSERT_EQ(0, sched_getaffinity(0, sizeof(old), &old));
-	cpu = sched_getcpu();
-	CPU_ZERO(&one);
-	CPU_SET(cpu, &one);
-	ASSERT_EQ(0, sched_setaffinity(0, sizeof(one), &one));
+	cpu = pin_here(&old);
+	ASSERT_TRUE(cpu >= 0);
 	EXPECT_EQ(0, trace_array_set_clr_event(f, "flt_nest", "flt_nest", 1));
 	EXPECT_EQ(0, trace_array_set_clr_event(u, "flt_nest", "flt_nest", 1));
 	for (int mode = 0; mode < 2; mode++) {
@@ -746,16 +757,13 @@ static void filter_in_place(void)
 	struct trace_event_call *call = call_of("flt_test", "flt_small");
 	struct trace_buffer *buffer;
 	unsigned long overrun = 0, bad = 0, n = 0;
-	cpu_set_t old, one;
+	cpu_set_t old;
 	int cpu;
 
 	ASSERT_TRUE(tr != NULL);
 	buffer = trace_array_buffer(tr);
-	ASSERT_EQ(0, sched_getaffinity(0, sizeof(old), &old));
-	cpu = sched_getcpu();
-	CPU_ZERO(&one);
-	CPU_SET(cpu, &one);
-	ASSERT_EQ(0, sched_setaffinity(0, sizeof(one), &one));
+	cpu = pin_here(&old);
+	ASSERT_TRUE(cpu >= 0);
 	EXPECT_EQ(0, trace_array_set_clr_event(tr, "flt_test", "flt_small", 1));
 	EXPECT_EQ(0, trace_array_set_filter(tr, call, "s32v == 7", NULL));
 	EXPECT_FALSE(in_place(tr, call));
