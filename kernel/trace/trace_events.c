@@ -878,16 +878,29 @@ void *__ustrace_event_buffer_reserve(struct trace_event_buffer *fbuffer,
 	return entry_fill(fbuffer, file, (struct trace_entry *)payload, pid);
 }
 
-/*
- * The commit of a record in the ring buffer whose file is filtered or has
- * conditional triggers, but for an in-place record without triggers.
- * Out of line: the commit's common cases then save fewer registers.
+/**
+ * __ustrace_event_buffer_commit - publish a record started with
+ *	trace_event_buffer_reserve() (trace_event_buffer_commit())
  */
-static noinline void event_commit_cond(struct trace_event_buffer *fbuffer,
-				       struct trace_event_file *file, unsigned long flags)
+void __ustrace_event_buffer_commit(struct trace_event_buffer *fbuffer)
 {
-	unsigned int len = ring_buffer_event_length(fbuffer->event), tt = 0;
+	struct trace_event_file *file = fbuffer->trace_file;
+	unsigned long flags = __atomic_load_n(&file->flags, __ATOMIC_RELAXED);
+	unsigned int len, tt = 0;
 
+	if (!fbuffer->event) {
+		event_commit_scratch(fbuffer, flags);
+		return;
+	}
+	if (likely(!(flags & (EVENT_FILE_FL_FILTERED | EVENT_FILE_FL_TRIGGER_COND)))) {
+		ring_buffer_unlock_commit(fbuffer->buffer, fbuffer->event);
+		return;
+	}
+	if ((fbuffer->commit_add & EVENT_INPLACE_TAG) && !(flags & EVENT_FILE_FL_TRIGGER_COND)) {
+		event_commit_inplace(fbuffer, file, flags);
+		return;
+	}
+	len = ring_buffer_event_length(fbuffer->event);
 	/*
 	 * The kernel's __event_trigger_test_discard(): the triggers see the
 	 * record whatever the filter says; then an event reserved only for
@@ -908,30 +921,6 @@ static noinline void event_commit_cond(struct trace_event_buffer *fbuffer,
 		/* No tail call: a stack trace starts after this frame. */
 		__asm__ __volatile__("" ::: "memory");
 	}
-}
-
-/**
- * __ustrace_event_buffer_commit - publish a record started with
- *	trace_event_buffer_reserve() (trace_event_buffer_commit())
- */
-void __ustrace_event_buffer_commit(struct trace_event_buffer *fbuffer)
-{
-	struct trace_event_file *file = fbuffer->trace_file;
-	unsigned long flags = __atomic_load_n(&file->flags, __ATOMIC_RELAXED);
-
-	if (!fbuffer->event) {
-		event_commit_scratch(fbuffer, flags);
-		return;
-	}
-	if (likely(!(flags & (EVENT_FILE_FL_FILTERED | EVENT_FILE_FL_TRIGGER_COND)))) {
-		ring_buffer_unlock_commit(fbuffer->buffer, fbuffer->event);
-		return;
-	}
-	if ((fbuffer->commit_add & EVENT_INPLACE_TAG) && !(flags & EVENT_FILE_FL_TRIGGER_COND)) {
-		event_commit_inplace(fbuffer, file, flags);
-		return;
-	}
-	event_commit_cond(fbuffer, file, flags);
 }
 
 /* ------------------------------------------------------------------
