@@ -68,6 +68,8 @@ row "filtered event that passes - unfiltered (ns)" \
 row "rejected at 1st predicate - unfiltered (ns)" \
 	"$(calc 'a - b' "$(val filter_reject1_ns)" "$unf")" "< 0" "x < 0"
 row "idle program, reader attached (wakeups/s)" "$(val idle_wakeups_per_s)" "0" "x == 0"
+printf '%-52s %10s  %-10s %s\n' "busy program: its CPU per trace_pipe line (us)" \
+	"$(val pipe_reader_us_per_event)" "(no target)" ""
 for rec in ustrace_record trace_cmd_record collector lttng; do
 	for t in 1 2; do
 		v=$(val "sustained_${rec}_${t}t")

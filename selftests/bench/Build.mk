@@ -78,6 +78,7 @@ BENCH_PROGS += $(d)/render_bench
 # does that polls, and with one that sleeps until buffer_percent
 # (ring_buffer_wait()): the writer's cost in each, what is dropped.
 # wakeups.sh: wakeups/s of an idle traced program with a reader attached.
+# pipe_reader.sh: the CPU time a cat trace_pipe costs a busy traced program.
 $(call add-prog,$(d)/pc_bench,$(d)/pc_bench.c,-lpthread)
 BENCH_PROGS += $(d)/pc_bench
 

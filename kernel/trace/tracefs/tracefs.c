@@ -1076,6 +1076,11 @@ int tfs_ioctl(struct tfs_file *file, unsigned int cmd)
 	return ret;
 }
 
+int tfs_linger(struct tfs_file *file)
+{
+	return file->node->fops->linger;
+}
+
 void tfs_release(struct tfs_file *file)
 {
 	if (!file)
@@ -1107,5 +1112,6 @@ const struct tfs_backend tfs_local_backend = {
 	.poll_readable	= tfs_poll_readable,
 	.poll_arm	= tfs_poll_arm,
 	.ioctl		= tfs_ioctl,
+	.linger		= tfs_linger,
 	.release	= tfs_release,
 };

@@ -163,6 +163,14 @@ int tfs_poll_arm(struct tfs_file *file);
 /* ioctl(2) of @cmd, without data.  Return: 0 or -errno (-ENOTTY: none). */
 int tfs_ioctl(struct tfs_file *file, unsigned int cmd);
 
+/*
+ * Whether a reader woken for @file should wait a little more before it
+ * reads, so that one read takes the events of a millisecond rather than
+ * one (trace_pipe: each of its reads is a round trip through FUSE and a
+ * flush of the writer's page, in the traced program; tracefs.rst).
+ */
+int tfs_linger(struct tfs_file *file);
+
 /* Close. */
 void tfs_release(struct tfs_file *file);
 
@@ -198,6 +206,8 @@ struct tfs_backend {
 	int	(*poll_arm)(struct tfs_file *file);
 	/* NULL: every ioctl(2) is ENOTTY */
 	int	(*ioctl)(struct tfs_file *file, unsigned int cmd);
+	/* NULL: a woken reader never lingers */
+	int	(*linger)(struct tfs_file *file);
 	void	(*release)(struct tfs_file *file);
 };
 

@@ -32,7 +32,11 @@
  * nobody.  Only when the waiting files are in several instances (several
  * words) does it sleep on one of them at most TFS_TICK_MS at a time.  A
  * reader that gets a signal makes the kernel send INTERRUPT; its read is
- * answered with EINTR at once.
+ * answered with EINTR at once.  When every waiting file lingers
+ * (trace_pipe, tfs_linger()), a wake is followed by TFS_LINGER_NS more
+ * before the reads: the reply then takes the events of that time, not
+ * the one that woke it, which the traced program would pay for each
+ * event with a flush, a FUSE round trip and its context switches.
  *
  * Processes.  fusermount3 (setuid root) mounts and hands the /dev/fuse
  * descriptor back over a socket; it runs under a middle process of ours
@@ -105,6 +109,8 @@
 #define TFS_WORKERS		4
 /* How often parked reads of several instances (words) ask whether data came. */
 #define TFS_TICK_MS		20
+/* How long a wake for files that linger (trace_pipe) waits before it reads. */
+#define TFS_LINGER_NS		1000000L
 /* How long we wait for fusermount3 to mount, or to unmount. */
 #define TFS_MOUNT_WAIT_MS	30000
 #define TFS_UNMOUNT_WAIT_MS	5000
@@ -1338,12 +1344,20 @@ static int tfs_min_ms(int a, int b)
 	return a < 0 ? b : b < 0 ? a : a < b ? a : b;
 }
 
+/* Whether @file's woken reader lingers (tfs_linger()). */
+static bool tfs_lingers(struct tfs_file *file)
+{
+	return tfs_be->linger && tfs_be->linger(file);
+}
+
 /*
  * Arm every waiting file and choose the word to sleep on (srv->lock
  * held).  Return: how long to sleep (0: someone is readable now, -1: until
- * woken), and *seq, the word's value loaded before arming.
+ * woken), *seq, the word's value loaded before arming, and *linger,
+ * whether every waiting file lingers after a wake.
  */
-static int tfs_arm_waiters(struct tfs_server *srv, uint32_t **word, uint32_t *seq)
+static int tfs_arm_waiters(struct tfs_server *srv, uint32_t **word, uint32_t *seq,
+			   bool *linger)
 {
 	struct tfs_parked *p;
 	struct tfs_poller *q;
@@ -1351,12 +1365,14 @@ static int tfs_arm_waiters(struct tfs_server *srv, uint32_t **word, uint32_t *se
 	int ms = -1;
 
 	*word = NULL;
+	*linger = true;
 	for (p = srv->parked; p; p = p->next) {
 		uint32_t *w = tfs_be->wait_word(p->file);
 
 		several |= *word && w != *word;
 		if (!*word)
 			*word = w;
+		*linger &= !p->interrupted && tfs_lingers(p->file);
 	}
 	for (q = srv->pollers; q; q = q->next) {
 		uint32_t *w = tfs_be->wait_word(q->file);
@@ -1364,6 +1380,7 @@ static int tfs_arm_waiters(struct tfs_server *srv, uint32_t **word, uint32_t *se
 		several |= *word && w != *word;
 		if (!*word)
 			*word = w;
+		*linger &= tfs_lingers(q->file);
 	}
 	if (!*word)
 		return TFS_TICK_MS;
@@ -1382,6 +1399,7 @@ static void tfs_serve_waiters(struct tfs_server *srv)
 {
 	struct timespec ts;
 	uint32_t *word, seq;
+	bool linger;
 	int ms;
 
 	pthread_mutex_lock(&srv->lock);
@@ -1391,16 +1409,23 @@ static void tfs_serve_waiters(struct tfs_server *srv)
 			tfs_tick(srv);
 			continue;
 		}
-		ms = tfs_arm_waiters(srv, &word, &seq);
+		ms = tfs_arm_waiters(srv, &word, &seq, &linger);
 		if (ms) {
 			ts.tv_sec = ms / 1000;
 			ts.tv_nsec = (ms % 1000) * 1000000L;
 			pthread_mutex_unlock(&srv->lock);
-			if (word)
-				syscall(SYS_futex, word, FUTEX_WAIT, seq, ms < 0 ? NULL : &ts,
-					NULL, 0);
-			else
+			if (word) {
+				/* Woken, or the word moved before the wait: a wake either way. */
+				if ((!syscall(SYS_futex, word, FUTEX_WAIT, seq,
+					      ms < 0 ? NULL : &ts, NULL, 0) || errno == EAGAIN) &&
+				    linger) {
+					ts.tv_sec = 0;
+					ts.tv_nsec = TFS_LINGER_NS;
+					nanosleep(&ts, NULL);
+				}
+			} else {
 				nanosleep(&ts, NULL);
+			}
 			pthread_mutex_lock(&srv->lock);
 		}
 		srv->sleep_word = NULL;

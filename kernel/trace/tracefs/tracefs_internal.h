@@ -228,6 +228,8 @@ struct tfs_node {
  * @poll_readable, @poll_arm: tfs_poll_readable() and tfs_poll_arm(), for
  *	      a file whose poll waits for more than its reads (NULL: the same)
  * @ioctl:    tfs_ioctl() (NULL: -ENOTTY)
+ * @linger:   tfs_linger(): a reader woken for this file lingers before
+ *	      it reads (trace_pipe)
  * @release:  undo @open
  * @trunc_err: an O_TRUNC that may fail (synthetic_events: -EBUSY): the
  *	      open or truncate(2) fails with its error
@@ -249,6 +251,7 @@ struct tfs_fops {
 	int	(*poll_readable)(struct tfs_file *f);
 	int	(*poll_arm)(struct tfs_file *f);
 	int	(*ioctl)(struct tfs_file *f, unsigned int cmd);
+	bool	linger;
 	void	(*release)(struct tfs_file *f);
 	int	(*trunc_err)(struct tfs_node *node);
 };

@@ -367,6 +367,7 @@ const struct tfs_fops tfs_fops_trace_pipe = {
 	.wait_arm	= trace_pipe_wait_arm,
 	.poll_readable	= trace_pipe_poll_readable,
 	.poll_arm	= trace_pipe_poll_arm,
+	.linger		= true,
 	.release	= text_release,
 };
 
