@@ -1860,6 +1860,17 @@ static int tree_wait_arm(struct tfs_file *file)
 	return ms;
 }
 
+/*
+ * A woken read of a trace_pipe lingers, as a program's own server does
+ * (tfs_linger()): each of our reads is a read of every program's.
+ */
+static int tree_linger(struct tfs_file *file)
+{
+	const struct cfile *f = (const struct cfile *)file;
+
+	return f->kind == F_PIPE && !strcmp(base_name(f->node->path), "trace_pipe");
+}
+
 static void tree_release(struct tfs_file *file)
 {
 	cfile_free((struct cfile *)file);
@@ -1882,5 +1893,6 @@ const struct tfs_backend coll_tree_backend = {
 	.readable	= tree_readable,
 	.wait_word	= tree_wait_word,
 	.wait_arm	= tree_wait_arm,
+	.linger		= tree_linger,
 	.release	= tree_release,
 };
