@@ -235,6 +235,8 @@ bool ustrace_clock_local_adopt(const struct ustrace_clock_scale *scale);
  * copies the pages out of its mapping of them, checking all it reads.
  */
 struct trace_buffer;
+/* One more than the highest possible CPU id (the kernel's nr_cpu_ids). */
+unsigned int ring_buffer_cpu_ids(void);
 void ring_buffer_keep_memfds(void);
 int ring_buffer_memfd(struct trace_buffer *buffer, size_t *size);
 int ring_buffer_foreign_cpus(const void *map, size_t size);

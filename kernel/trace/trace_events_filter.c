@@ -52,6 +52,7 @@
 #include <linux/trace_events.h>
 #include <linux/tracepoint.h>
 
+#include "../internal.h"
 #include "trace.h"
 #include "trace_filter.h"
 #include "trace_filter_run.h"
@@ -820,12 +821,14 @@ static int parse_cpulist(const char *s, unsigned char *mask, unsigned int nbits)
 	}
 }
 
-/* How many CPUs CPUS{} can name: the possible ones, as the ring buffer's. */
+/*
+ * How many CPUs CPUS{} can name: the ids of the possible ones, as the
+ * ring buffer's rings and the kernel's nr_cpu_ids (with holes in the ids,
+ * more than there are CPUs).
+ */
 static unsigned int filter_nr_cpus(void)
 {
-	long n = sysconf(_SC_NPROCESSORS_CONF);
-
-	return n < 1 ? 1 : n > 65536 ? 65536 : (unsigned int)n;
+	return ring_buffer_cpu_ids();
 }
 
 /*

@@ -5,7 +5,8 @@
 #               file text and error_log entry; the examples of
 #               Documentation/trace/events.rst; each operator on each kind
 #               of field; == and != of strings of every length; CPU,
-#               COMM, common fields; system filters; a
+#               COMM, common fields; CPUS{} with CPU ids that have holes
+#               (root: a mount namespace); system filters; a
 #               rejected event takes no room and is not written; a
 #               passed record is the same bytes as an unfiltered one, at
 #               every length, filtered in the scratch record and in place;

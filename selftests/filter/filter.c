@@ -15,8 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 
 #define CREATE_TRACE_POINTS
 #include "flt-kinds.h"
@@ -518,6 +520,69 @@ static void cpus_and_function(void)
 	fire_vals(&v);
 	EXPECT_EQ(1ul, entries(tr));
 	EXPECT_EQ(0, trace_array_destroy(tr));
+}
+
+/*
+ * CPU ids with holes: with "0-1,4-5" possible (four CPUs, ids up to 5),
+ * CPUS{} names the ids up to 5, as the kernel's nr_cpu_ids and the ring
+ * buffer's rings do, not the four CPUs sysconf() counts; 6 is out of
+ * range (EINVAL).  In a child with a mount namespace of its own, where
+ * /sys/devices/system/cpu/possible says so (root only).  Exit status:
+ * 0, KSFT_SKIP (no namespace or mount here), else what failed.
+ */
+static int holes_child(struct trace_array *tr, struct trace_event_call *all)
+{
+	static const char possible[] = "/sys/devices/system/cpu/possible";
+	char fake[] = "/tmp/flt-possible.XXXXXX";
+	int fd, bad = 0;
+
+	if (unshare(CLONE_NEWNS) || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL))
+		return KSFT_SKIP;
+	fd = mkstemp(fake);
+	if (fd < 0 || write(fd, "0-1,4-5\n", 8) != 8 || close(fd) ||
+	    mount(fake, possible, NULL, MS_BIND, NULL)) {
+		if (fd >= 0)
+			unlink(fake);
+		return KSFT_SKIP;
+	}
+	unlink(fake);
+	if (sysconf(_SC_NPROCESSORS_CONF) != 4)
+		ksft_print_msg("sysconf(_SC_NPROCESSORS_CONF) is %ld here, not 4\n",
+			       sysconf(_SC_NPROCESSORS_CONF));
+	if (trace_array_set_filter(tr, all, "CPU & CPUS{4,5}", NULL))
+		bad |= 1;
+	if (trace_array_set_filter(tr, all, "CPU == CPUS{5}", NULL))
+		bad |= 2;
+	if (trace_array_set_filter(tr, all, "s32v & CPUS{0-5}", NULL))
+		bad |= 4;
+	if (trace_array_set_filter(tr, all, "CPU & CPUS{6}", NULL) != -EINVAL)
+		bad |= 8;
+	return bad ? 16 + bad : 0;
+}
+
+static void cpus_with_holes(void)
+{
+	struct trace_array *tr = trace_array_create("holes");
+	struct trace_event_call *all = call_of("flt_test", "flt_all");
+	int status = -1;
+	pid_t pid;
+
+	ASSERT_TRUE(tr != NULL);
+	if (geteuid()) {
+		EXPECT_EQ(0, trace_array_destroy(tr));
+		SKIP("CPU ids with holes: needs root (a mount namespace)");
+	}
+	pid = fork();
+	ASSERT_TRUE(pid >= 0);
+	if (!pid)
+		exit(holes_child(tr, all));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_EQ(0, trace_array_destroy(tr));
+	ASSERT_TRUE(WIFEXITED(status));
+	if (WEXITSTATUS(status) == KSFT_SKIP)
+		SKIP("CPU ids with holes: no mount namespace here");
+	/* 17: CPUS{4,5}, 18: CPUS{5}, 20: CPUS{0-5} refused; 24: CPUS{6} taken. */
+	EXPECT_EQ(0, WEXITSTATUS(status));
 }
 
 /*
@@ -1025,7 +1090,7 @@ static void churn(void)
 int main(void)
 {
 	ksft_print_header();
-	ksft_set_plan(15);
+	ksft_set_plan(16);
 	KSFT_RUN(kernel_texts_match);
 	KSFT_RUN(documented_examples);
 	KSFT_RUN(operators_and_fields);
@@ -1033,6 +1098,7 @@ int main(void)
 	KSFT_RUN(cpu_field);
 	KSFT_RUN(comm_field);
 	KSFT_RUN(cpus_and_function);
+	KSFT_RUN(cpus_with_holes);
 	KSFT_RUN(rejected_costs_nothing);
 	KSFT_RUN(nested_and_large);
 	KSFT_RUN(passed_records_whole);

@@ -137,12 +137,13 @@ static __always_inline bool rb_moved(const struct trace_buffer *buffer, unsigned
 }
 
 /*
- * The number of CPU ids: one more than the highest possible CPU, so that
- * every CPU rseq may report has its own ring (the rule of rb_rseq.h needs
- * a ring's writers to be on its CPU).  _SC_NPROCESSORS_CONF counts the
- * CPUs, which is the same unless their ids have holes.
+ * The number of CPU ids (the kernel's nr_cpu_ids): one more than the
+ * highest possible CPU, so that every CPU rseq may report has its own
+ * ring (the rule of rb_rseq.h needs a ring's writers to be on its CPU).
+ * _SC_NPROCESSORS_CONF counts the CPUs, which is the same unless their
+ * ids have holes.
  */
-static unsigned int rb_cpu_ids(void)
+unsigned int ring_buffer_cpu_ids(void)
 {
 	long conf = sysconf(_SC_NPROCESSORS_CONF);
 	unsigned int n = conf < 1 ? 1 : (unsigned int)conf, a, b;
@@ -1752,7 +1753,7 @@ struct trace_buffer *ring_buffer_alloc(unsigned long size, unsigned flags)
 	buffer = calloc(1, sizeof(*buffer));
 	if (!buffer)
 		return NULL;
-	buffer->nr_cpus = rb_cpu_ids();
+	buffer->nr_cpus = ring_buffer_cpu_ids();
 	buffer->flags = flags;
 	buffer->clock = trace_clock_local;
 	buffer->clock_local = true;
