@@ -32,7 +32,8 @@ conf-headers	:= asm/ptrace.h asm/syscall.h linux/alarmtimer.h linux/backing-dev.
 		   linux/kthread.h linux/ktime.h linux/list.h linux/memcontrol.h linux/mm.h \
 		   linux/mmzone.h linux/netdevice.h linux/node.h linux/pkt_sched.h \
 		   linux/pm_qos.h linux/rtc.h linux/sched.h linux/sched/numa_balancing.h \
-		   linux/signal.h linux/skbuff.h linux/sock_diag.h linux/tcp.h linux/timer.h \
+		   linux/signal.h linux/skbuff.h linux/sock_diag.h linux/spmi.h linux/tcp.h \
+		   linux/timer.h \
 		   linux/types.h linux/workqueue.h linux/writeback.h net/ipv6.h \
 		   net/neighbour.h net/sch_generic.h net/sock.h net/tcp.h \
 		   uapi/linux/io_uring.h
@@ -48,7 +49,7 @@ $(conf-kinc-files): $(conf-kinc)/%:
 conf-events	:= alarmtimer block compaction error_report filemap fs_dax i2c initcall \
 		   io_uring ipi irq iscsi kmem migrate mmap_lock mmflags napi neigh net \
 		   net_probe_common oom osnoise percpu power printk qdisc rcu sched signal \
-		   skb smbus sock syscalls task tcp thermal_power_allocator timer vmscan \
+		   skb smbus sock spmi syscalls task tcp thermal_power_allocator timer vmscan \
 		   workqueue writeback
 conf-ktree	:= $(obj)$(d)/linux-6.1
 conf-ktar	:= $(wildcard /usr/src/linux-source-6.1.tar.xz)

@@ -45,6 +45,7 @@
 #include <trace/events/i2c.h>
 #include <trace/events/osnoise.h>
 #include <trace/events/iscsi.h>
+#include <trace/events/spmi.h>
 
 /* What kstubs.h declares. */
 unsigned long volatile jiffies = 4295012345ul;
@@ -889,6 +890,21 @@ static void fire_smbus(void)
 	trace_smbus_result(&adap, 0x50, 0, I2C_SMBUS_READ, 0x20, I2C_SMBUS_I2C_BLOCK_DATA, -6);
 }
 
+/* drivers/spmi/spmi.c's: a register write and read, and a command. */
+static void fire_spmi(void)
+{
+	static const u8 wbuf[3] = { 0x12, 0x34, 0x56 };
+	static const u8 rbuf[2] = { 0xa5, 0x5a };
+
+	trace_spmi_write_begin(0x38, 2, 0x1044, 3, wbuf);
+	trace_spmi_write_end(0x38, 2, 0x1044, 0);
+	trace_spmi_read_begin(0x30, 2, 0x4005);
+	trace_spmi_read_end(0x30, 2, 0x4005, 0, 2, rbuf);
+	trace_spmi_read_end(0x30, 2, 0x4005, -110, 2, rbuf);
+	trace_spmi_cmd(0x10, 1, 0);
+	trace_spmi_cmd(0x10, 1, -5);
+}
+
 static void fire_i2c(void)
 {
 	static const struct i2c_adapter adap = { .nr = 1 };
@@ -973,4 +989,5 @@ void conformance_fire_all(void)
 	fire_i2c();
 	fire_osnoise();
 	fire_iscsi();
+	fire_spmi();
 }

@@ -46,7 +46,7 @@ static const char *const systems[] = {
 	"block", "net", "sock", "power", "rcu", "alarmtimer", "error_report", "raw_syscalls",
 	"tcp", "neigh", "skb", "napi", "qdisc", "oom", "compaction", "vmscan", "filemap",
 	"percpu", "migrate", "mmap_lock", "initcall", "printk", "io_uring", "fs_dax", "ipi",
-	"thermal_power_allocator", "smbus", "i2c", "osnoise", "iscsi",
+	"thermal_power_allocator", "smbus", "i2c", "osnoise", "iscsi", "spmi",
 };
 
 static bool corpus_system(const char *system)

@@ -40,7 +40,8 @@ TEST_PROGS += $(d)/te-dlopen
 #               definition, TRACE_DEFINE_ENUM()/_SIZEOF() values in the
 #               print fmt, the _NOP forms, __assign_str() of 6.1 and 6.10,
 #               __string_len(), __rel_string(), __vstring(); TP_printk()
-#               with the kernel's %p extensions.  Static: it calls the
+#               with the kernel's %p extensions, and naming the output
+#               function's "ret" (spmi.h).  Static: it calls the
 #               library's internals.
 
 $(call add-static-prog,$(d)/te-compat,$(d)/compat.c)

@@ -113,6 +113,28 @@ TRACE_EVENT(compat_strings,
 		  __get_str(cut61), __get_rel_str(rel), __entry->cnt)
 )
 
+/*
+ * A TP_printk() that names the output function's "ret", as Linux 6.1's
+ * spmi.h does for spmi_cmd (where it meant __entry->ret): the kernel's
+ * holds TRACE_TYPE_HANDLED, 1, when the arguments are evaluated.
+ */
+TRACE_EVENT(compat_ret,
+
+	TP_PROTO(int ret),
+
+	TP_ARGS(ret),
+
+	TP_STRUCT__entry(
+		__field(	int,	ret	)
+	),
+
+	TP_fast_assign(
+		__entry->ret = ret;
+	),
+
+	TP_printk("entry=%d ret=%d", __entry->ret, ret)
+)
+
 TRACE_EVENT(compat_vstr,
 
 	TP_PROTO(const char *fmt, va_list *va, struct compat_va *vf),

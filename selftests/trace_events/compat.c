@@ -108,6 +108,17 @@ static void strings_61_and_610(void)
 		    NULL);
 }
 
+/* "ret" in a TP_printk(): the output function's, as the kernel's (1). */
+static void output_ret(void)
+{
+	ASSERT_EQ(0, trace_set_clr_event("compat", "compat_ret", 1));
+	trace_compat_ret(-5);
+	ASSERT_EQ(0, trace_set_clr_event("compat", "compat_ret", 0));
+	EXPECT_STREQ("entry=-5 ret=1", next_text(0));
+	print_fmt_of("compat_ret");
+	EXPECT_TRUE(strstr(buf, "print fmt: \"entry=%d ret=%d\", REC->ret, ret\n") != NULL);
+}
+
 static void fire_vstr(const char *fmt, ...)
 {
 	va_list ap, aq;
@@ -327,9 +338,10 @@ static void ipv6_compressed(void)
 int main(void)
 {
 	ksft_print_header();
-	ksft_set_plan(8);
+	ksft_set_plan(9);
 	KSFT_RUN(enums_in_print_fmt);
 	KSFT_RUN(strings_61_and_610);
+	KSFT_RUN(output_ret);
 	KSFT_RUN(vstring_both_forms);
 	KSFT_RUN(pointer_extensions);
 	KSFT_RUN(pointers_outside_record);

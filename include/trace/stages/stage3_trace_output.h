@@ -127,6 +127,14 @@
 #define __print_ns_without_secs(value)					\
 	((unsigned int)((unsigned long long)(value) % 1000000000ULL))
 
+/*
+ * The kernel's output function of a class has a local "ret", which holds
+ * TRACE_TYPE_HANDLED (1) when the print arguments are evaluated, and a
+ * TP_printk() can name it: Linux 6.1's spmi.h prints it as spmi_cmd's
+ * "ret=" (where __entry->ret was meant), so ours has it too.
+ */
+#define __USTRACE_TYPE_HANDLED	1
+
 #undef DECLARE_EVENT_CLASS
 #define DECLARE_EVENT_CLASS(call, proto, args, tstruct, assign, print)	\
 	static __attribute__((__unused__)) void			\
@@ -135,8 +143,9 @@
 	{								\
 		struct trace_event_raw_##call *field =			\
 			(struct trace_event_raw_##call *)entry;		\
+		int ret = __USTRACE_TYPE_HANDLED;			\
 									\
-		(void)p;						\
+		(void)p, (void)ret;					\
 		trace_event_printf(s, print);				\
 	}
 
