@@ -14,27 +14,14 @@
 # line read, in microseconds.  No target: reported, not asserted.
 
 set -u
-objtree=${USTRACE_OBJTREE:-.}
-sample=$objtree/samples/tracefs/tracefs-sample
 secs=${USTRACE_BENCH_SECONDS:-5}
-
-if ! { command -v fusermount3 >/dev/null && [ -c /dev/fuse ] && [ -x "$sample" ]; }; then
-	echo "# pipe_reader: no FUSE or no $sample: not measured"
-	exit 0
-fi
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/ustrace-bench-pipe.XXXXXX") || exit 1
-pid= cat_pid=
-trap '[ -n "$cat_pid" ] && kill $cat_pid 2>/dev/null; [ -n "$pid" ] && kill -KILL $pid 2>/dev/null; wait 2>/dev/null; sleep 0.2; rmdir "$tmp/mnt" 2>/dev/null; rm -rf "$tmp"' EXIT
-mkdir "$tmp/mnt"
+. "$(dirname "$0")/../lib/wakeups.bash"
+bench_sample pipe_reader || exit 0
 hz=$(getconf CLK_TCK)
 
-# ticks: the program's utime + stime; switches: of all its threads.
+# The program's utime + stime, all its threads.
 ticks() {
 	awk '{ sub(/^.*\) /, ""); print $12 + $13 }' /proc/"$pid"/stat 2>/dev/null
-}
-switches() {
-	cat /proc/"$pid"/task/*/status 2>/dev/null |
-		awk '/^(non)?voluntary_ctxt_switches:/ { n += $2 } END { print n + 0 }'
 }
 lines() {
 	wc -l <"$tmp/out" 2>/dev/null || echo 0
@@ -42,17 +29,12 @@ lines() {
 
 USTRACE_TRACEFS=$tmp/mnt "$sample" -p 100 </dev/null >/dev/null 2>&1 &
 pid=$!
-for _ in $(seq 200); do
-	timeout 5 test -d "$tmp/mnt/events" && break
-	sleep 0.05
-done
-echo 1 > "$tmp/mnt/events/sample_trace/enable" || exit 1
-sleep 1
-t0=$(ticks) s0=$(switches); sleep "$secs"; t1=$(ticks) s1=$(switches)
+bench_sample_enable || exit 1
+t0=$(ticks) s0=$(switches "$pid"); sleep "$secs"; t1=$(ticks) s1=$(switches "$pid")
 cat "$tmp/mnt/trace_pipe" >"$tmp/out" &
 cat_pid=$!
 sleep 1
-t2=$(ticks) s2=$(switches) l2=$(lines); sleep "$secs"; t3=$(ticks) s3=$(switches) l3=$(lines)
+t2=$(ticks) s2=$(switches "$pid") l2=$(lines); sleep "$secs"; t3=$(ticks) s3=$(switches "$pid") l3=$(lines)
 
 awk -v hz="$hz" -v secs="$secs" -v t0="$t0" -v t1="$t1" -v t2="$t2" -v t3="$t3" \
     -v s0="$s0" -v s1="$s1" -v s2="$s2" -v s3="$s3" -v l2="$l2" -v l3="$l3" '

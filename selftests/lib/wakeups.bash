@@ -17,6 +17,15 @@
 #	                            TEXT": TEXT written to PATH) and print
 #	                            the ms until FILE (a blocked reader's
 #	                            output) grows, or nothing after MS ms
+#	bench_sample NAME           for the benchmarks (selftests/bench):
+#	                            $sample, tracefs-sample, and $tmp, a
+#	                            directory with a mnt/ in it, removed at
+#	                            exit with the processes $pid and $cat_pid
+#	                            (set them); returns 1 (said on stdout)
+#	                            without FUSE or the sample
+#	bench_sample_enable         once the sample started at $tmp/mnt has
+#	                            its tree: enable its events, wait 1 s;
+#	                            returns 1 if they cannot be
 
 switches() {
 	local pid=$1 skip=${2:-} t n=0 c
@@ -72,4 +81,25 @@ while time.monotonic() - t0 < limit:
         break
     time.sleep(0.001)
 PY
+}
+
+bench_sample() {
+	sample=${USTRACE_OBJTREE:-.}/samples/tracefs/tracefs-sample
+	if ! { command -v fusermount3 >/dev/null && [ -c /dev/fuse ] && [ -x "$sample" ]; }; then
+		echo "# $1: no FUSE or no $sample: not measured"
+		return 1
+	fi
+	tmp=$(mktemp -d "${TMPDIR:-/tmp}/ustrace-bench-$1.XXXXXX") || return 1
+	pid= cat_pid=
+	trap '[ -n "$cat_pid" ] && kill $cat_pid 2>/dev/null; [ -n "$pid" ] && kill -KILL $pid 2>/dev/null; wait 2>/dev/null; sleep 0.2; rmdir "$tmp/mnt" 2>/dev/null; rm -rf "$tmp"' EXIT
+	mkdir "$tmp/mnt"
+}
+
+bench_sample_enable() {
+	for _ in $(seq 200); do
+		timeout 5 test -d "$tmp/mnt/events" && break
+		sleep 0.05
+	done
+	echo 1 > "$tmp/mnt/events/sample_trace/enable" || return 1
+	sleep 1
 }
