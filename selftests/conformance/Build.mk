@@ -28,7 +28,7 @@ conf-headers	:= asm/ptrace.h asm/syscall.h linux/alarmtimer.h linux/backing-dev.
 		   linux/binfmts.h linux/blkdev.h linux/blktrace_api.h linux/buffer_head.h \
 		   linux/compaction.h linux/cpufreq.h linux/device.h linux/errseq.h \
 		   linux/ftrace.h linux/hrtimer.h linux/i2c.h linux/if_vlan.h linux/io_uring.h \
-		   linux/io_uring_types.h linux/ip.h linux/ipv6.h linux/kdev_t.h \
+		   linux/io_uring_types.h linux/ip.h linux/ipv6.h linux/kdev_t.h linux/lockdep.h \
 		   linux/kthread.h linux/ktime.h linux/list.h linux/memcontrol.h linux/mm.h \
 		   linux/mmzone.h linux/netdevice.h linux/node.h linux/pkt_sched.h \
 		   linux/pm_qos.h linux/rtc.h linux/sched.h linux/sched/numa_balancing.h \
@@ -46,10 +46,11 @@ $(conf-kinc-files): $(conf-kinc)/%:
 # from Debian's linux-source-6.1 (scripts/install-deps.sh installs it) into
 # the build directory, never kept in the tree.  Without it conformance-fire
 # is not built and the tests that need it skip.
-conf-events	:= alarmtimer block compaction error_report filemap fs_dax i2c initcall \
-		   io_uring ipi irq iscsi kmem migrate mmap_lock mmflags napi neigh net \
-		   net_probe_common oom osnoise percpu power printk qdisc rcu sched signal \
-		   skb smbus sock spmi syscalls task tcp thermal_power_allocator timer vmscan \
+conf-events	:= alarmtimer block bpf_test_run compaction cpuhp error_report filemap \
+		   fs_dax i2c initcall io_uring ipi irq iscsi kmem kyber lock migrate \
+		   mmap_lock mmflags napi neigh net net_probe_common netlink nmi oom osnoise \
+		   page_isolation percpu power printk qdisc rcu rseq sched signal skb smbus \
+		   sock spmi syscalls task tcp thermal_power_allocator thp timer vmscan \
 		   workqueue writeback
 conf-ktree	:= $(obj)$(d)/linux-6.1
 conf-ktar	:= $(wildcard /usr/src/linux-source-6.1.tar.xz)

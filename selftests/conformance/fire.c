@@ -46,6 +46,15 @@
 #include <trace/events/osnoise.h>
 #include <trace/events/iscsi.h>
 #include <trace/events/spmi.h>
+#include <trace/events/bpf_test_run.h>
+#include <trace/events/cpuhp.h>
+#include <trace/events/kyber.h>
+#include <trace/events/lock.h>
+#include <trace/events/netlink.h>
+#include <trace/events/nmi.h>
+#include <trace/events/page_isolation.h>
+#include <trace/events/rseq.h>
+#include <trace/events/thp.h>
 
 /* What kstubs.h declares. */
 unsigned long volatile jiffies = 4295012345ul;
@@ -905,6 +914,47 @@ static void fire_spmi(void)
 	trace_spmi_cmd(0x10, 1, -5);
 }
 
+static int cpuhp_cb(unsigned int cpu)
+{
+	return (int)cpu;
+}
+
+static int cpuhp_multi_cb(unsigned int cpu, struct hlist_node *node)
+{
+	(void)node;
+	return (int)cpu;
+}
+
+/*
+ * Events of the kernel's core whose headers need nothing of ours: a BPF
+ * test run, CPU hotplug, the kyber I/O scheduler, lock contention, a
+ * netlink extack message, an NMI handler, page isolation, rseq, THP.
+ */
+static void fire_core(void)
+{
+	static struct task_struct t;
+	int err = -22, lock;
+
+	trace_bpf_test_finish(&err);
+	trace_cpuhp_enter(1, 215, 86, cpuhp_cb);
+	trace_cpuhp_multi_enter(1, 215, 86, cpuhp_multi_cb, NULL);
+	trace_cpuhp_exit(1, 86, 87, -16);
+	trace_kyber_latency(MKDEV(8, 16), "read", "total", 90, 12, 16, 347);
+	trace_kyber_adjust(MKDEV(8, 16), "write", 64);
+	trace_kyber_throttled(MKDEV(8, 16), "discard");
+	trace_contention_begin(&lock, LCB_F_SPIN | LCB_F_WRITE);
+	trace_contention_end(&lock, 0);
+	trace_netlink_extack("Invalid prefix length");
+	trace_nmi_handler((void *)cpuhp_cb, 4012, 1);
+	trace_test_pages_isolated(0x1000, 0x1200, 0x1100);
+	trace_rseq_update(&t);
+	trace_rseq_ip_fixup(0x401234, 0x401200, 0x40, 0x401300);
+	trace_hugepage_set_pmd(0x7f0000200000ul, 0x80000001234008e7ul);
+	trace_hugepage_update(0x7f0000200000ul, 0x1234008e7ul, 0x2, 0x20);
+	trace_set_migration_pmd(0x7f0000400000ul, 0x3456000ul);
+	trace_remove_migration_pmd(0x7f0000400000ul, 0x80000003456008e7ul);
+}
+
 static void fire_i2c(void)
 {
 	static const struct i2c_adapter adap = { .nr = 1 };
@@ -990,4 +1040,5 @@ void conformance_fire_all(void)
 	fire_osnoise();
 	fire_iscsi();
 	fire_spmi();
+	fire_core();
 }

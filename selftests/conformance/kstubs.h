@@ -121,6 +121,11 @@ typedef long		time64_t;
 #define MIN_T(type, a, b)						\
 	(((type)(a)) < ((type)(b)) ? ((type)(a)) : ((type)(b)))
 
+/* <linux/types.h> */
+struct hlist_node {
+	struct hlist_node *next, **pprev;
+};
+
 typedef struct { int counter; } atomic_t;
 typedef struct { atomic_t refs; } refcount_t;
 
@@ -132,6 +137,12 @@ static inline int atomic_read(const atomic_t *v)
 static inline unsigned int refcount_read(const refcount_t *r)
 {
 	return (unsigned int)r->refs.counter;
+}
+
+/* The CPU the event is written on, to the kernel (rseq.h): always 1 here. */
+static inline int raw_smp_processor_id(void)
+{
+	return 1;
 }
 
 /* fls(): the last bit set, 1-based (0 for 0). */

@@ -46,7 +46,8 @@ static const char *const systems[] = {
 	"block", "net", "sock", "power", "rcu", "alarmtimer", "error_report", "raw_syscalls",
 	"tcp", "neigh", "skb", "napi", "qdisc", "oom", "compaction", "vmscan", "filemap",
 	"percpu", "migrate", "mmap_lock", "initcall", "printk", "io_uring", "fs_dax", "ipi",
-	"thermal_power_allocator", "smbus", "i2c", "osnoise", "iscsi", "spmi",
+	"thermal_power_allocator", "smbus", "i2c", "osnoise", "iscsi", "spmi", "bpf_test_run",
+	"cpuhp", "kyber", "lock", "netlink", "nmi", "page_isolation", "rseq", "thp",
 };
 
 static bool corpus_system(const char *system)

@@ -19,6 +19,7 @@ systems=$systems,alarmtimer,error_report,raw_syscalls
 systems=$systems,tcp,neigh,skb,napi,qdisc,oom,compaction,vmscan,filemap,percpu,migrate
 systems=$systems,mmap_lock,initcall,printk,io_uring,fs_dax,ipi,thermal_power_allocator
 systems=$systems,smbus,i2c,osnoise,iscsi,spmi
+systems=$systems,bpf_test_run,cpuhp,kyber,lock,netlink,nmi,page_isolation,rseq,thp
 
 [ -d /usr/src/linux-source-6.1/include/trace/events ] || [ -f /usr/src/linux-source-6.1.tar.xz ] || {
 	echo "TAP version 13"; echo "1..0 # SKIP the corpus is linux-source-6.1's event headers: apt-get install linux-source-6.1"; exit 4; }
