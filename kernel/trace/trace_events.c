@@ -669,18 +669,6 @@ static __always_inline void record_copy(void *dst, const void *src, unsigned int
 }
 
 /*
- * The commit of a small record the library reserved by rb_reserve_fast():
- * its header (the word before the payload) loses its mark, then one add
- * of @add to the slot word @word (release: the record is complete for
- * whoever acquires the word), as trace_event_buffer_commit() does inline.
- */
-static __always_inline void record_commit(u32 *hdr, u64 *word, u64 add)
-{
-	rb_unmark(hdr);
-	__atomic_add_fetch(word, add, __ATOMIC_RELEASE);
-}
-
-/*
  * Write the scratch record of @len bytes into @buffer: reserved and
  * committed as the probe's fast path does (the header just before the
  * payload, the commit one add), else by ring_buffer_write().
@@ -697,7 +685,7 @@ static __always_inline void event_write_scratch(struct trace_buffer *buffer,
 	if (likely(event)) {
 		record_copy(payload, rec, len);
 		if (likely(word)) {
-			record_commit(payload - 1, word, add);
+			rb_commit_hdr(payload - 1, word, add);
 		} else {
 			ring_buffer_unlock_commit(buffer, event);
 		}
@@ -767,7 +755,7 @@ static noinline void event_commit_inplace(struct trace_event_buffer *fbuffer,
 	unsigned int len = rb_hdr_type(__atomic_load_n(hdr, __ATOMIC_RELAXED)) * 4;
 
 	if (likely(event_kept(fbuffer, file, flags, len))) {
-		record_commit(hdr, (u64 *)(uintptr_t)(fbuffer->commit_add & ~EVENT_INPLACE_TAG),
+		rb_commit_hdr(hdr, (u64 *)(uintptr_t)(fbuffer->commit_add & ~EVENT_INPLACE_TAG),
 			      RB_SLOT_ONE_ENTRY + RB_EVNT_HDR_SIZE + len);
 		return;
 	}

@@ -251,6 +251,20 @@ static inline void rb_unmark(u32 *hdr)
 }
 
 /*
+ * The commit of a data event whose header is @hdr and whose page's slot
+ * word is @word, as trace_event_buffer_commit() does inline: the header
+ * loses its mark, then one add of @add (an entry and the bytes reserved)
+ * to the slot word, release: the event, its header unmarked, is visible
+ * to whoever acquires the slot word complete (the reader's swap, the
+ * iterator); every later add is in this add's release sequence.
+ */
+static __always_inline void rb_commit_hdr(u32 *hdr, u64 *word, u64 add)
+{
+	rb_unmark(hdr);
+	__atomic_add_fetch(word, add, __ATOMIC_RELEASE);
+}
+
+/*
  * Turn the data event at @ev, @size bytes in all, into padding: the
  * kernel's discarded event (type PADDING, its length in the next word),
  * keeping its time delta so that readers keep the time right (a delta of

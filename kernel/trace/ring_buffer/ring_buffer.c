@@ -831,8 +831,8 @@ static noinline int rb_commit_generic(struct trace_buffer *buffer,
 		rb_corrupt(buffer, rb_region_cpu(buffer, region), "bad event committed");
 		return -EINVAL;
 	}
-	rb_unmark(rb_is_time_event(*(u32 *)event) ? (u32 *)event + 2 : (u32 *)event);
-	__atomic_add_fetch(slot, RB_SLOT_ONE_ENTRY + size, __ATOMIC_RELEASE);
+	rb_commit_hdr(rb_is_time_event(*(u32 *)event) ? (u32 *)event + 2 : (u32 *)event, slot,
+		      RB_SLOT_ONE_ENTRY + size);
 	return 0;
 }
 
@@ -874,14 +874,8 @@ int ring_buffer_unlock_commit(struct trace_buffer *buffer, struct ring_buffer_ev
 	slot = rb_get_page_slot(region, in >> RB_PAGE_SHIFT);
 	if (unlikely(slot >= RB_MAX_PAGES))
 		return rb_commit_generic(buffer, event);
-	/*
-	 * Release: the event, its header unmarked, is visible to whoever
-	 * acquires the slot word complete (the reader's swap, the iterator):
-	 * every later add is in this add's release sequence.
-	 */
-	rb_unmark((u32 *)event);
-	__atomic_add_fetch(&rb_slots(region)[slot],
-			   RB_SLOT_ONE_ENTRY + type * 4 + RB_EVNT_HDR_SIZE, __ATOMIC_RELEASE);
+	rb_commit_hdr((u32 *)event, &rb_slots(region)[slot],
+		      RB_SLOT_ONE_ENTRY + type * 4 + RB_EVNT_HDR_SIZE);
 	return 0;
 }
 
@@ -975,8 +969,7 @@ int ring_buffer_write(struct trace_buffer *buffer, unsigned long length, void *d
 		if (rb_is_time_event(*hdr))
 			hdr += 2;
 		memcpy(ring_buffer_event_data(event), data, length);
-		rb_unmark(hdr);
-		__atomic_add_fetch(word, add, __ATOMIC_RELEASE);
+		rb_commit_hdr(hdr, word, add);
 		return 0;
 	}
 	if (!event)
