@@ -822,18 +822,11 @@ static int parse_cpulist(const char *s, unsigned char *mask, unsigned int nbits)
 }
 
 /*
- * How many CPUs CPUS{} can name: the ids of the possible ones, as the
- * ring buffer's rings and the kernel's nr_cpu_ids (with holes in the ids,
- * more than there are CPUs).
- */
-static unsigned int filter_nr_cpus(void)
-{
-	return ring_buffer_cpu_ids();
-}
-
-/*
  * "CPUS{list}" at @s[*i], for CPU or a numeric field, with ==, != or &:
  * one CPU is a plain comparison (& becomes ==); several test the bitmap.
+ * The list names the ids of the possible CPUs, as the ring buffer's rings
+ * and the kernel's nr_cpu_ids (with holes in the ids, more than there are
+ * CPUs).
  */
 static int parse_cpus(struct parser *ps, const char *s, int *i, int base, int op,
 		      const struct field_ref *ref, struct filter_insn *in)
@@ -841,7 +834,7 @@ static int parse_cpus(struct parser *ps, const char *s, int *i, int base, int op
 	static const unsigned char mask_kinds[] = {
 		[1] = FI_U8_MASK, [2] = FI_U16_MASK, [4] = FI_U32_MASK, [8] = FI_U64_MASK,
 	};
-	unsigned int nbits = filter_nr_cpus(), nbytes = (nbits + 7) / 8, weight = 0, first = 0;
+	unsigned int nbits = ring_buffer_cpu_ids(), nbytes = (nbits + 7) / 8, weight = 0, first = 0;
 	struct field_ref plain = *ref;
 	unsigned char *mask;
 	char *list;

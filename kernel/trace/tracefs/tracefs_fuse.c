@@ -1203,6 +1203,12 @@ static int tfs_be_poll_arm(struct tfs_file *file)
 	return tfs_be->poll_arm ? tfs_be->poll_arm(file) : tfs_be->wait_arm(file);
 }
 
+/* Whether @file's woken reader lingers: the backend's linger, else never. */
+static bool tfs_be_linger(struct tfs_file *file)
+{
+	return tfs_be->linger && tfs_be->linger(file);
+}
+
 /*
  * poll(2): POLLIN when the file is readable as its poll says (a CPU's
  * trace_pipe and trace_pipe_raw: buffer_percent; the others: a read would
@@ -1344,12 +1350,6 @@ static int tfs_min_ms(int a, int b)
 	return a < 0 ? b : b < 0 ? a : a < b ? a : b;
 }
 
-/* Whether @file's woken reader lingers (tfs_linger()). */
-static bool tfs_lingers(struct tfs_file *file)
-{
-	return tfs_be->linger && tfs_be->linger(file);
-}
-
 /*
  * Arm every waiting file and choose the word to sleep on (srv->lock
  * held).  Return: how long to sleep (0: someone is readable now, -1: until
@@ -1372,7 +1372,7 @@ static int tfs_arm_waiters(struct tfs_server *srv, uint32_t **word, uint32_t *se
 		several |= *word && w != *word;
 		if (!*word)
 			*word = w;
-		*linger &= !p->interrupted && tfs_lingers(p->file);
+		*linger &= !p->interrupted && tfs_be_linger(p->file);
 	}
 	for (q = srv->pollers; q; q = q->next) {
 		uint32_t *w = tfs_be->wait_word(q->file);
@@ -1380,7 +1380,7 @@ static int tfs_arm_waiters(struct tfs_server *srv, uint32_t **word, uint32_t *se
 		several |= *word && w != *word;
 		if (!*word)
 			*word = w;
-		*linger &= tfs_lingers(q->file);
+		*linger &= tfs_be_linger(q->file);
 	}
 	if (!*word)
 		return TFS_TICK_MS;
