@@ -644,6 +644,25 @@ static __always_inline bool event_kept(const struct trace_event_buffer *fbuffer,
 }
 
 /*
+ * event_kept() as far as it goes without a call, with the file's filter
+ * @filter (trace_file_filter()): FILTER_PASS, FILTER_REJECT, or
+ * FILTER_RESUME() for trace_filter_match_end().  The commits of filtered
+ * records run this first, so that their likely way makes no call and
+ * saves no register.
+ */
+static __always_inline unsigned int event_kept_leaf(const struct trace_event_buffer *fbuffer,
+						    struct trace_event_file *file,
+						    unsigned long flags, unsigned int len,
+						    const struct event_filter *filter)
+{
+	if ((flags & EVENT_FILE_FL_SOFT_DISABLED) || fbuffer->buffer != file->buffer)
+		return FILTER_REJECT;
+	if (!(flags & EVENT_FILE_FL_FILTERED))
+		return FILTER_PASS;
+	return trace_filter_match_leaf(filter, fbuffer->entry, len);
+}
+
+/*
  * Copy the @len bytes at @src (8-byte aligned, 16 <= @len <=
  * RB_MAX_SMALL_DATA) to @dst: the first and the last 16 or 32 bytes,
  * overlapping in the middle, with no loop for the records most events
@@ -694,24 +713,50 @@ static __always_inline void event_write_scratch(struct trace_buffer *buffer,
 	ring_buffer_write(buffer, len, (void *)rec);
 }
 
+/* The scratch record is given back once copied, not before. */
+static __always_inline void event_scratch_put(void)
+{
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	event_scratch.busy = false;
+}
+
 /*
- * The commit of a scratch record: filter, then copy in if it passes.
- * @flags as the commit loaded them: the file may have been soft disabled
- * since the reserve.
+ * The commit of a scratch record that event_kept_leaf() did not reject
+ * (@r): the filter's steps with calls, if it stopped at one; then the
+ * copy in.
  */
-static __always_inline void event_commit_scratch(struct trace_event_buffer *fbuffer,
-						 unsigned long flags)
+static noinline void event_commit_scratch_end(struct trace_event_buffer *fbuffer,
+					      const struct event_filter *filter, unsigned int r)
 {
 	struct trace_event_file *file = fbuffer->trace_file;
 	unsigned int len = (unsigned int)fbuffer->commit_add;
 
-	if (event_kept(fbuffer, file, flags, len)) {
+	if (trace_filter_match_end(filter, fbuffer->entry, len, r)) {
 		event_write_scratch(fbuffer->buffer, fbuffer->entry, len);
 		filter_vote(file, true);
 	}
-	/* Given back once copied, not before. */
-	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	event_scratch.busy = false;
+	event_scratch_put();
+}
+
+/*
+ * The commit of a scratch record: filter, then copy in if it passes.
+ * @flags as the commit loaded them: the file may have been soft disabled
+ * since the reserve.  The scratch record is for filters that reject
+ * most: a rejection makes no call.
+ */
+static noinline void event_commit_scratch(struct trace_event_buffer *fbuffer,
+					  unsigned long flags)
+{
+	struct trace_event_file *file = fbuffer->trace_file;
+	const struct event_filter *filter = trace_file_filter(file);
+	unsigned int r;
+
+	r = event_kept_leaf(fbuffer, file, flags, (unsigned int)fbuffer->commit_add, filter);
+	if (likely(r == FILTER_REJECT)) {
+		event_scratch_put();
+		return;
+	}
+	event_commit_scratch_end(fbuffer, filter, r);
 }
 
 static void *event_reserve_slow(struct trace_event_buffer *fbuffer,
@@ -747,20 +792,51 @@ static noinline void *event_reserve_inplace(struct trace_event_buffer *fbuffer,
  * header's, rounded up to 4 bytes as the filter of a record in the ring
  * buffer sees it (the kernel's too).
  */
-static noinline void event_commit_inplace(struct trace_event_buffer *fbuffer,
-						 struct trace_event_file *file,
-						 unsigned long flags)
+/* The length of the in-place record @fbuffer holds, from its small header. */
+static __always_inline unsigned int event_inplace_len(const struct trace_event_buffer *fbuffer)
 {
-	u32 *hdr = (u32 *)fbuffer->entry - 1;
-	unsigned int len = rb_hdr_type(__atomic_load_n(hdr, __ATOMIC_RELAXED)) * 4;
+	return rb_hdr_type(__atomic_load_n((u32 *)fbuffer->entry - 1, __ATOMIC_RELAXED)) * 4;
+}
 
-	if (likely(event_kept(fbuffer, file, flags, len))) {
-		rb_commit_hdr(hdr, (u64 *)(uintptr_t)(fbuffer->commit_add & ~EVENT_INPLACE_TAG),
-			      RB_SLOT_ONE_ENTRY + RB_EVNT_HDR_SIZE + len);
+static __always_inline void event_commit_inplace_hdr(struct trace_event_buffer *fbuffer,
+						     unsigned int len)
+{
+	rb_commit_hdr((u32 *)fbuffer->entry - 1,
+		      (u64 *)(uintptr_t)(fbuffer->commit_add & ~EVENT_INPLACE_TAG),
+		      RB_SLOT_ONE_ENTRY + RB_EVNT_HDR_SIZE + len);
+}
+
+/* The in-place commit's other ways: event_kept_leaf() said @r. */
+static noinline void event_commit_inplace_end(struct trace_event_buffer *fbuffer,
+					      const struct event_filter *filter, unsigned int r)
+{
+	unsigned int len = event_inplace_len(fbuffer);
+
+	if (trace_filter_match_end(filter, fbuffer->entry, len, r)) {
+		event_commit_inplace_hdr(fbuffer, len);
 		return;
 	}
 	ring_buffer_discard_commit(fbuffer->buffer, fbuffer->event);
-	filter_vote(file, false);
+	filter_vote(fbuffer->trace_file, false);
+}
+
+/*
+ * The in-place commit is for filters that pass most: a record passed
+ * makes no call (the commit saves no register).
+ */
+static noinline void event_commit_inplace(struct trace_event_buffer *fbuffer,
+					  struct trace_event_file *file,
+					  unsigned long flags)
+{
+	const struct event_filter *filter = trace_file_filter(file);
+	unsigned int len = event_inplace_len(fbuffer);
+	unsigned int r = event_kept_leaf(fbuffer, file, flags, len, filter);
+
+	if (likely(r == FILTER_PASS)) {
+		event_commit_inplace_hdr(fbuffer, len);
+		return;
+	}
+	event_commit_inplace_end(fbuffer, filter, r);
 }
 
 /*
@@ -876,6 +952,33 @@ void *__ustrace_event_buffer_reserve(struct trace_event_buffer *fbuffer,
 	return entry_fill(fbuffer, file, (struct trace_entry *)payload, pid);
 }
 
+/*
+ * The commit of a record in the ring buffer with conditional triggers or
+ * a filter (but for the in-place one's): the kernel's
+ * __event_trigger_test_discard().  The triggers see the record whatever
+ * the filter says; then an event reserved only for its triggers (soft
+ * disabled, or in the scratch buffer), or one the filter rejects, is
+ * discarded.  A discarded record takes no space when nothing follows it.
+ * Return: the post triggers to run after the commit (the caller runs
+ * them, so that a stack trace starts at the probe).
+ */
+static noinline unsigned int event_commit_triggers(struct trace_event_buffer *fbuffer,
+						   struct trace_event_file *file,
+						   unsigned long flags)
+{
+	unsigned int len = ring_buffer_event_length(fbuffer->event), tt = 0;
+
+	if (flags & EVENT_FILE_FL_TRIGGER_COND) {
+		tt = trace_triggers_post(file, fbuffer->entry, len);
+		flags = __atomic_load_n(&file->flags, __ATOMIC_RELAXED);
+	}
+	if (event_kept(fbuffer, file, flags, len))
+		ring_buffer_unlock_commit(fbuffer->buffer, fbuffer->event);
+	else
+		ring_buffer_discard_commit(fbuffer->buffer, fbuffer->event);
+	return tt;
+}
+
 /**
  * __ustrace_event_buffer_commit - publish a record started with
  *	trace_event_buffer_reserve() (trace_event_buffer_commit())
@@ -884,8 +987,12 @@ void __ustrace_event_buffer_commit(struct trace_event_buffer *fbuffer)
 {
 	struct trace_event_file *file = fbuffer->trace_file;
 	unsigned long flags = __atomic_load_n(&file->flags, __ATOMIC_RELAXED);
-	unsigned int len, tt = 0;
+	unsigned int tt;
 
+	/*
+	 * Every way but the triggers' is a tail call, so that this frame
+	 * saves no register on them.
+	 */
 	if (!fbuffer->event) {
 		event_commit_scratch(fbuffer, flags);
 		return;
@@ -898,22 +1005,7 @@ void __ustrace_event_buffer_commit(struct trace_event_buffer *fbuffer)
 		event_commit_inplace(fbuffer, file, flags);
 		return;
 	}
-	len = ring_buffer_event_length(fbuffer->event);
-	/*
-	 * The kernel's __event_trigger_test_discard(): the triggers see the
-	 * record whatever the filter says; then an event reserved only for
-	 * its triggers (soft disabled, or in the scratch buffer), or one the
-	 * filter rejects, is discarded.  A discarded record takes no space
-	 * when nothing follows it.
-	 */
-	if (flags & EVENT_FILE_FL_TRIGGER_COND) {
-		tt = trace_triggers_post(file, fbuffer->entry, len);
-		flags = __atomic_load_n(&file->flags, __ATOMIC_RELAXED);
-	}
-	if (event_kept(fbuffer, file, flags, len))
-		ring_buffer_unlock_commit(fbuffer->buffer, fbuffer->event);
-	else
-		ring_buffer_discard_commit(fbuffer->buffer, fbuffer->event);
+	tt = event_commit_triggers(fbuffer, file, flags);
 	if (tt) {
 		trace_triggers_post_commit(file, tt);
 		/* No tail call: a stack trace starts after this frame. */

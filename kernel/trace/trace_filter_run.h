@@ -173,17 +173,27 @@ bool event_filter_insn_eval(const struct filter_insn *in, const unsigned char *r
 			    unsigned int len);
 
 /*
+ * What filter_steps() decided: FILTER_REJECT, FILTER_PASS, or (@calls
+ * false only) FILTER_RESUME(i): the step at byte offset i needs a call,
+ * so the rest is for event_filter_run_from() (FILTER_RESUME_AT()).
+ */
+#define FILTER_REJECT		0u
+#define FILTER_PASS		1u
+#define FILTER_RESUME(i)	((i) + 2u)
+#define FILTER_RESUME_AT(r)	((r) - 2u)
+
+/*
  * The steps of @filter from byte offset @i on, a record of @len bytes (at
  * least @filter->min_len).  With @calls false (a constant), the first
- * step that needs a call (the CPU, the interpreter's) hands the rest to
- * event_filter_run_from(), so that the loop inlined in the commit keeps
- * its values in registers that need no saving; with @calls true (that
- * function) every step runs here.  Targets only go forward: at most
- * @filter->nr steps.
+ * step that needs a call (the CPU, the interpreter's) ends the loop with
+ * FILTER_RESUME(): the loop inlined in the commit makes no call, so that
+ * a commit whose filter passes saves no register; with @calls true
+ * (event_filter_run_from()) every step runs here.  Targets only go
+ * forward: at most @filter->nr steps.
  */
-static __always_inline bool filter_steps(const struct event_filter *filter,
-					 const unsigned char *rec, unsigned int len,
-					 unsigned int i, bool calls)
+static __always_inline unsigned int filter_steps(const struct event_filter *filter,
+						 const unsigned char *rec, unsigned int len,
+						 unsigned int i, bool calls)
 {
 	const char *steps = (const char *)filter->steps;
 	unsigned int end = filter->nr * (unsigned int)sizeof(*filter->steps), loc, off, n;
@@ -225,12 +235,12 @@ static __always_inline bool filter_steps(const struct event_filter *filter,
 			continue;
 		case FS_CPU:
 			if (!calls)
-				return event_filter_run_from(filter, rec, len, i);
+				return FILTER_RESUME(i);
 			a = (unsigned long long)(long long)sched_getcpu();
 			goto range;
 		case FS_INSN:
 			if (!calls)
-				return event_filter_run_from(filter, rec, len, i);
+				return FILTER_RESUME(i);
 			r = event_filter_insn_eval(st->insn, rec, len) ^ st->not;
 			break;
 		default:
@@ -242,35 +252,82 @@ static __always_inline bool filter_steps(const struct event_filter *filter,
 range:
 		STEP_NEXT(st, a + st->num.bias <= st->num.span);
 	} while (i < end);
-	return i == end;
+	return i == end ? FILTER_PASS : FILTER_REJECT;
+}
+
+/*
+ * Run the steps of @filter (which has some) on a record of @len bytes,
+ * with no call: FILTER_PASS, FILTER_REJECT or FILTER_RESUME().
+ */
+static __always_inline unsigned int filter_run_leaf(const struct event_filter *filter,
+						    const unsigned char *rec, unsigned int len)
+{
+	if (unlikely(len < filter->min_len))
+		return FILTER_REJECT;
+	return filter_steps(filter, rec, len, 0, false);
+}
+
+/* The end of a run that filter_run_leaf() left at a step with a call. */
+static __always_inline bool filter_run_end(const struct event_filter *filter,
+					   const unsigned char *rec, unsigned int len,
+					   unsigned int r)
+{
+	if (r > FILTER_PASS)
+		return event_filter_run_from(filter, rec, len, FILTER_RESUME_AT(r));
+	return r;
 }
 
 /*
  * Run the steps of @filter (which has some) on a record of @len bytes.
- * Inline in the commit and in event_filter_match().
+ * Inline in event_filter_match().
  */
 static __always_inline bool filter_run(const struct event_filter *filter,
 				       const unsigned char *rec, unsigned int len)
 {
-	if (unlikely(len < filter->min_len))
-		return false;
-	return filter_steps(filter, rec, len, 0, false);
+	return filter_run_end(filter, rec, len, filter_run_leaf(filter, rec, len));
 }
 
 /*
- * Does the record pass @file's filter?  trace_filter_match(), inline.
+ * @file's filter, for trace_filter_match_leaf() and
+ * trace_filter_match_end(): loaded once, so that both run the same one.
  * Context: the probe, under the tracepoint read lock (which keeps the
- * filter it loads alive).
+ * filter alive).
  */
-static __always_inline int trace_filter_match_inline(struct trace_event_file *file,
-						     const void *rec, unsigned int len)
+static __always_inline const struct event_filter *trace_file_filter(struct trace_event_file *file)
 {
 	/* Pairs with the release store of set_file_filter(). */
-	const struct event_filter *filter = __atomic_load_n(&file->filter, __ATOMIC_ACQUIRE);
+	return __atomic_load_n(&file->filter, __ATOMIC_ACQUIRE);
+}
 
+/*
+ * Does the record pass @filter (a file's, or NULL), as far as it can
+ * tell without a call?  FILTER_PASS, FILTER_REJECT, or FILTER_RESUME()
+ * for trace_filter_match_end().
+ */
+static __always_inline unsigned int trace_filter_match_leaf(const struct event_filter *filter,
+							    const void *rec, unsigned int len)
+{
 	if (unlikely(!filter || !filter->nr))
-		return 1;
-	return filter_run(filter, rec, len);
+		return FILTER_PASS;
+	return filter_run_leaf(filter, rec, len);
+}
+
+/* The rest of the trace_filter_match_leaf() of @filter that gave @r. */
+static __always_inline bool trace_filter_match_end(const struct event_filter *filter,
+						   const void *rec, unsigned int len,
+						   unsigned int r)
+{
+	return filter_run_end(filter, rec, len, r);
+}
+
+/* Does the record pass @file's filter?  trace_filter_match(), inline. */
+static __always_inline bool trace_filter_match_inline(struct trace_event_file *file,
+						      const void *rec, unsigned int len)
+{
+	const struct event_filter *filter = trace_file_filter(file);
+
+	return trace_filter_match_end(filter, rec, len,
+				      trace_filter_match_leaf(filter, rec, len));
 }
 
 #endif /* _USTRACE_KERNEL_TRACE_TRACE_FILTER_RUN_H */

@@ -799,6 +799,77 @@ static void passed_records_whole(void)
 }
 
 /*
+ * The commits run a filter's steps without a call and stop at the first
+ * step that needs one (the CPU, a glob: the interpreter's), which the
+ * rest of the run takes up from there (trace_filter_run.h).  Such steps
+ * first, in the middle and last, both ways (the scratch record, then in
+ * place): the buffer holds exactly the records that pass.
+ */
+static void steps_with_calls(void)
+{
+	struct trace_array *tr = trace_array_create("steps-calls");
+	struct trace_event_call *nest = call_of("flt_nest", "flt_nest");
+	static const char *const exprs[] = {
+		"str ~ \"k*\" && v == 5", "v == 5 && str ~ \"*eep\"",
+		"v == 5 && CPU == %d && str == \"keep\"", "CPU != %d || (v == 5 && str ~ \"k?ep\")",
+		"v != 5 || str ~ \"drop\"",
+	};
+	unsigned long n, bad;
+	struct ring_buffer_event *ev;
+	char expr[128];
+	cpu_set_t old;
+	int cpu;
+
+	ASSERT_TRUE(tr != NULL);
+	cpu = pin_here(&old);
+	ASSERT_TRUE(cpu >= 0);
+	EXPECT_EQ(0, trace_array_set_clr_event(tr, "flt_nest", "flt_nest", 1));
+	for (unsigned int e = 0; e < sizeof(exprs) / sizeof(exprs[0]); e++) {
+		/* The last one rejects what the others pass, and passes the rest. */
+		bool inverse = e == sizeof(exprs) / sizeof(exprs[0]) - 1;
+
+		snprintf(expr, sizeof(expr), exprs[e], cpu);
+		for (int mode = 0; mode < 2; mode++) {
+			EXPECT_EQ(0, trace_array_set_filter(tr, nest, "0", NULL));
+			EXPECT_EQ(0, trace_array_set_filter(tr, nest, expr, NULL));
+			if (mode)	/* records that pass: the probes vote for in place */
+				for (int i = 0; i < 5000; i++)
+					trace_flt_nest(inverse ? 6 : 5, inverse ? "drop" : "keep");
+			trace_array_clear(tr, RING_BUFFER_ALL_CPUS);
+			if (in_place(tr, nest) != (mode == 1))
+				ksft_print_msg("[%s]: %s\n", expr, mode ? "not in place" : "in place");
+			EXPECT_EQ(mode == 1, in_place(tr, nest));
+			for (int i = 0; i < 300; i++) {
+				trace_flt_nest(5, "keep");
+				trace_flt_nest(5, "drop");
+				trace_flt_nest(6, "keep");
+			}
+			n = bad = 0;
+			while ((ev = ring_buffer_consume(trace_array_buffer(tr), cpu, NULL, NULL))) {
+				const unsigned char *rec = ring_buffer_event_data(ev);
+				unsigned int loc, v;
+				const char *str;
+
+				memcpy(&v, rec + 8, 4);
+				memcpy(&loc, rec + 12, 4);
+				str = (const char *)rec + (loc & 0xffff);
+				if (inverse ? v == 5 && !strcmp(str, "keep") :
+					      v != 5 || strcmp(str, "keep"))
+					bad++;
+				n++;
+			}
+			if (n != (inverse ? 600ul : 300ul) || bad)
+				ksft_print_msg("[%s], %s: %lu records, %lu wrong\n", expr,
+					       mode ? "in place" : "scratch", n, bad);
+			EXPECT_EQ(inverse ? 600ul : 300ul, n);
+			EXPECT_EQ(0ul, bad);
+		}
+	}
+	EXPECT_EQ(0, trace_array_destroy(tr));
+	sched_setaffinity(0, sizeof(old), &old);
+}
+
+/*
  * A filter that passes most of what it sees switches its event to
  * filtering in place (records reserved in the ring buffer, the rejected
  * given back), one that rejects most switches it back to the scratch
@@ -1090,7 +1161,7 @@ static void churn(void)
 int main(void)
 {
 	ksft_print_header();
-	ksft_set_plan(16);
+	ksft_set_plan(17);
 	KSFT_RUN(kernel_texts_match);
 	KSFT_RUN(documented_examples);
 	KSFT_RUN(operators_and_fields);
@@ -1102,6 +1173,7 @@ int main(void)
 	KSFT_RUN(rejected_costs_nothing);
 	KSFT_RUN(nested_and_large);
 	KSFT_RUN(passed_records_whole);
+	KSFT_RUN(steps_with_calls);
 	KSFT_RUN(filter_in_place);
 	KSFT_RUN(filter_per_instance);
 	KSFT_RUN(system_filters);
