@@ -761,18 +761,20 @@ static noinline void event_commit_scratch(struct trace_event_buffer *fbuffer,
 
 static void *event_reserve_slow(struct trace_event_buffer *fbuffer,
 				struct trace_event_file *file, unsigned long len);
+static void *event_fill_first(struct trace_event_buffer *fbuffer,
+			      struct trace_event_file *file, struct trace_entry *entry);
 
 /*
  * Reserve a filtered record in the ring buffer as the fast path does:
  * filtered in place at the commit.
  */
 static noinline void *event_reserve_inplace(struct trace_event_buffer *fbuffer,
-					    struct trace_event_file *file, unsigned long len,
-					    int pid)
+					    struct trace_event_file *file, unsigned long len)
 {
 	struct ring_buffer_event *event;
 	u64 *word, add;
 	u32 *payload;
+	int pid;
 
 	event = rb_reserve_fast(file->buffer, len, RB_MAX_SMALL_DATA, &word, &add, &payload);
 	if (unlikely(!event))
@@ -783,6 +785,9 @@ static noinline void *event_reserve_inplace(struct trace_event_buffer *fbuffer,
 	fbuffer->event = event;
 	fbuffer->buffer = file->buffer;
 	fbuffer->trace_file = file;
+	pid = cached_tid;
+	if (unlikely(!pid))
+		return event_fill_first(fbuffer, file, (struct trace_entry *)payload);
 	return entry_fill(fbuffer, file, (struct trace_entry *)payload, pid);
 }
 
@@ -909,17 +914,18 @@ void *__ustrace_event_buffer_reserve(struct trace_event_buffer *fbuffer,
 	if (unlikely(flags & EVENT_FILE_FL_SLOW_MASK)) {
 		/*
 		 * Filtered and nothing else: event_reserve_slow()'s last case,
-		 * first (a thread's first event goes there: it learns the tid).
+		 * first, in place first of all.
 		 */
+		if ((flags & (EVENT_FILE_FL_SLOW_MASK | EVENT_FILE_FL_FILTER_INPLACE)) ==
+		    (EVENT_FILE_FL_FILTERED | EVENT_FILE_FL_FILTER_INPLACE))
+			return event_reserve_inplace(fbuffer, file, len);
+		/* A thread's first event goes to event_reserve_slow(): it learns the tid. */
 		pid = cached_tid;
 		/* Loaded again: the fast path then keeps no copy of it. */
 		flags = __atomic_load_n(&file->flags, __ATOMIC_RELAXED);
-		if ((flags & EVENT_FILE_FL_SLOW_MASK) == EVENT_FILE_FL_FILTERED && likely(pid)) {
-			if (flags & EVENT_FILE_FL_FILTER_INPLACE)
-				return event_reserve_inplace(fbuffer, file, len, pid);
-			if (len <= EVENT_SCRATCH_SIZE && !event_scratch.busy)
-				return event_reserve_scratch(fbuffer, file, len, pid);
-		}
+		if ((flags & EVENT_FILE_FL_SLOW_MASK) == EVENT_FILE_FL_FILTERED && likely(pid) &&
+		    len <= EVENT_SCRATCH_SIZE && !event_scratch.busy)
+			return event_reserve_scratch(fbuffer, file, len, pid);
 		return event_reserve_slow(fbuffer, file, len);
 	}
 	/*
