@@ -646,9 +646,8 @@ static __always_inline bool event_kept(const struct trace_event_buffer *fbuffer,
 /*
  * event_kept() as far as it goes without a call, with the file's filter
  * @filter (trace_file_filter()): FILTER_PASS, FILTER_REJECT, or
- * FILTER_RESUME() for trace_filter_match_end().  The commits of filtered
- * records run this first, so that their likely way makes no call and
- * saves no register.
+ * FILTER_RESUME() for filter_run_end().  The commits of filtered
+ * records run this first, so that their likely way makes no call.
  */
 static __always_inline unsigned int event_kept_leaf(const struct trace_event_buffer *fbuffer,
 						    struct trace_event_file *file,
@@ -731,7 +730,7 @@ static noinline void event_commit_scratch_end(struct trace_event_buffer *fbuffer
 	struct trace_event_file *file = fbuffer->trace_file;
 	unsigned int len = (unsigned int)fbuffer->commit_add;
 
-	if (trace_filter_match_end(filter, fbuffer->entry, len, r)) {
+	if (filter_run_end(filter, fbuffer->entry, len, r)) {
 		event_write_scratch(fbuffer->buffer, fbuffer->entry, len);
 		filter_vote(file, true);
 	}
@@ -792,12 +791,10 @@ static noinline void *event_reserve_inplace(struct trace_event_buffer *fbuffer,
 }
 
 /*
- * The commit of an in-place record: @flags as the commit loaded them
- * (filtered, no conditional trigger).  The record's length is its small
- * header's, rounded up to 4 bytes as the filter of a record in the ring
- * buffer sees it (the kernel's too).
+ * The length of the in-place record @fbuffer holds: its small header's,
+ * rounded up to 4 bytes as the filter of a record in the ring buffer
+ * sees it (the kernel's too).
  */
-/* The length of the in-place record @fbuffer holds, from its small header. */
 static __always_inline unsigned int event_inplace_len(const struct trace_event_buffer *fbuffer)
 {
 	return rb_hdr_type(__atomic_load_n((u32 *)fbuffer->entry - 1, __ATOMIC_RELAXED)) * 4;
@@ -817,7 +814,7 @@ static noinline void event_commit_inplace_end(struct trace_event_buffer *fbuffer
 {
 	unsigned int len = event_inplace_len(fbuffer);
 
-	if (trace_filter_match_end(filter, fbuffer->entry, len, r)) {
+	if (filter_run_end(filter, fbuffer->entry, len, r)) {
 		event_commit_inplace_hdr(fbuffer, len);
 		return;
 	}
@@ -826,8 +823,9 @@ static noinline void event_commit_inplace_end(struct trace_event_buffer *fbuffer
 }
 
 /*
- * The in-place commit is for filters that pass most: a record passed
- * makes no call (the commit saves no register).
+ * The commit of an in-place record: @flags as the commit loaded them
+ * (filtered, no conditional trigger).  It is for filters that pass
+ * most: a record passed makes no call.
  */
 static noinline void event_commit_inplace(struct trace_event_buffer *fbuffer,
 					  struct trace_event_file *file,

@@ -186,8 +186,8 @@ bool event_filter_insn_eval(const struct filter_insn *in, const unsigned char *r
  * The steps of @filter from byte offset @i on, a record of @len bytes (at
  * least @filter->min_len).  With @calls false (a constant), the first
  * step that needs a call (the CPU, the interpreter's) ends the loop with
- * FILTER_RESUME(): the loop inlined in the commit makes no call, so that
- * a commit whose filter passes saves no register; with @calls true
+ * FILTER_RESUME(): the loop inlined in the commits makes no call, and
+ * the out-of-line rest takes the run up (filter_run_end()); with @calls true
  * (event_filter_run_from()) every step runs here.  Targets only go
  * forward: at most @filter->nr steps.
  */
@@ -267,7 +267,11 @@ static __always_inline unsigned int filter_run_leaf(const struct event_filter *f
 	return filter_steps(filter, rec, len, 0, false);
 }
 
-/* The end of a run that filter_run_leaf() left at a step with a call. */
+/*
+ * The end of a run of @filter that filter_run_leaf() (or
+ * trace_filter_match_leaf()) ended with @r: the steps from the one with
+ * a call on, if it stopped there.
+ */
 static __always_inline bool filter_run_end(const struct event_filter *filter,
 					   const unsigned char *rec, unsigned int len,
 					   unsigned int r)
@@ -288,8 +292,8 @@ static __always_inline bool filter_run(const struct event_filter *filter,
 }
 
 /*
- * @file's filter, for trace_filter_match_leaf() and
- * trace_filter_match_end(): loaded once, so that both run the same one.
+ * @file's filter, for trace_filter_match_leaf() and filter_run_end():
+ * loaded once, so that both run the same one.
  * Context: the probe, under the tracepoint read lock (which keeps the
  * filter alive).
  */
@@ -302,7 +306,7 @@ static __always_inline const struct event_filter *trace_file_filter(struct trace
 /*
  * Does the record pass @filter (a file's, or NULL), as far as it can
  * tell without a call?  FILTER_PASS, FILTER_REJECT, or FILTER_RESUME()
- * for trace_filter_match_end().
+ * for filter_run_end().
  */
 static __always_inline unsigned int trace_filter_match_leaf(const struct event_filter *filter,
 							    const void *rec, unsigned int len)
@@ -312,22 +316,13 @@ static __always_inline unsigned int trace_filter_match_leaf(const struct event_f
 	return filter_run_leaf(filter, rec, len);
 }
 
-/* The rest of the trace_filter_match_leaf() of @filter that gave @r. */
-static __always_inline bool trace_filter_match_end(const struct event_filter *filter,
-						   const void *rec, unsigned int len,
-						   unsigned int r)
-{
-	return filter_run_end(filter, rec, len, r);
-}
-
 /* Does the record pass @file's filter?  trace_filter_match(), inline. */
 static __always_inline bool trace_filter_match_inline(struct trace_event_file *file,
 						      const void *rec, unsigned int len)
 {
 	const struct event_filter *filter = trace_file_filter(file);
 
-	return trace_filter_match_end(filter, rec, len,
-				      trace_filter_match_leaf(filter, rec, len));
+	return filter_run_end(filter, rec, len, trace_filter_match_leaf(filter, rec, len));
 }
 
 #endif /* _USTRACE_KERNEL_TRACE_TRACE_FILTER_RUN_H */
