@@ -629,25 +629,13 @@ static __always_inline void *event_reserve_scratch(struct trace_event_buffer *fb
 }
 
 /*
- * Whether the record @fbuffer holds goes into the buffer: its file is not
- * soft disabled, it was reserved in the file's buffer (not the triggers'
- * scratch buffer), and it passes the file's filter, if any (run inline:
- * trace_filter_run.h).
- */
-static __always_inline bool event_kept(const struct trace_event_buffer *fbuffer,
-				       struct trace_event_file *file, unsigned long flags,
-				       unsigned int len)
-{
-	return !(flags & EVENT_FILE_FL_SOFT_DISABLED) && fbuffer->buffer == file->buffer &&
-	       (!(flags & EVENT_FILE_FL_FILTERED) ||
-		trace_filter_match_inline(file, fbuffer->entry, len));
-}
-
-/*
- * event_kept() as far as it goes without a call, with the file's filter
- * @filter (trace_file_filter()): FILTER_PASS, FILTER_REJECT, or
- * FILTER_RESUME() for filter_run_end().  The commits of filtered
- * records run this first, so that their likely way makes no call.
+ * Whether the record @fbuffer holds goes into the buffer, as far as it
+ * can tell without a call, with the file's filter @filter
+ * (trace_file_filter()): its file is not soft disabled, it was reserved
+ * in the file's buffer (not the triggers' scratch buffer), and it passes
+ * the filter, if any.  FILTER_PASS, FILTER_REJECT, or FILTER_RESUME()
+ * for filter_run_end().  The commits of filtered records run this first,
+ * so that their likely way makes no call.
  */
 static __always_inline unsigned int event_kept_leaf(const struct trace_event_buffer *fbuffer,
 						    struct trace_event_file *file,
@@ -659,6 +647,17 @@ static __always_inline unsigned int event_kept_leaf(const struct trace_event_buf
 	if (!(flags & EVENT_FILE_FL_FILTERED))
 		return FILTER_PASS;
 	return trace_filter_match_leaf(filter, fbuffer->entry, len);
+}
+
+/* The same, to the end: whether the record goes into the buffer. */
+static __always_inline bool event_kept(const struct trace_event_buffer *fbuffer,
+				       struct trace_event_file *file, unsigned long flags,
+				       unsigned int len)
+{
+	const struct event_filter *filter = trace_file_filter(file);
+
+	return filter_run_end(filter, fbuffer->entry, len,
+			      event_kept_leaf(fbuffer, file, flags, len, filter));
 }
 
 /*
