@@ -61,6 +61,17 @@ check "a second collector on the directory is refused" \
 	bash -c '! "$1" daemon --rundir "$2" 2>"$3/second.err" && grep -q "another collector serves it" "$3/second.err"' \
 	_ "$ustrace" "$USTRACE_RUNDIR" "$tmp"
 
+# The collector says a program registered once its events are in the
+# tree: a user who reads that line can enable them (a cold collector that
+# has never seen sample_trace).
+"$app" -n 50 -p 100000 >/dev/null 2>&1 &
+cold=$!
+wait_for 15 grep -q "process $cold (tracefs-sample) registered" "$tmp/daemon.log"
+check "once it says a program registered, its events are listed" \
+	grep -qx 'sample_trace:foo_bar' "$T/available_events"
+check "and have their directories" test -r "$T/events/sample_trace/foo_bar/enable"
+kill "$cold"; wait "$cold" 2>/dev/null
+
 # Enabled before any program runs: every event, from its first hit.
 echo 1 > "$T/events/enable"
 same "events/enable reads what was written" "1" "$(cat "$T/events/enable")"

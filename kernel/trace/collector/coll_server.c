@@ -55,6 +55,7 @@ struct coll_proc {
 	bool			learning;	/* a learner runs (coll_procs_lock) */
 	bool			relearn;	/* and must walk again */
 	bool			texts_read;	/* the learner read the texts */
+	bool			said;		/* "registered" logged (coll_procs_lock) */
 	uint64_t		ticket;		/* its first walk's turn (coll_procs_lock) */
 	bool			skip_pollin;	/* accept loop: a call is reading */
 	pthread_mutex_t		call_lock;	/* one call at a time */
@@ -193,7 +194,23 @@ void coll_proc_list(struct coll_proc *p)
 	*coll_procs_tail = p;
 	coll_procs_tail = &p->next;
 	pthread_mutex_unlock(&coll_procs_lock);
-	coll_log(false, "process %d (%s) registered", (int)p->pid, p->comm);
+}
+
+/*
+ * Said once, when the walks of @p's events are done (or will not be
+ * made): a user who reads that a program registered can enable its
+ * events.
+ */
+static void coll_proc_say_registered(struct coll_proc *p)
+{
+	bool say;
+
+	pthread_mutex_lock(&coll_procs_lock);
+	say = !p->said;
+	p->said = true;
+	pthread_mutex_unlock(&coll_procs_lock);
+	if (say)
+		coll_log(false, "process %d (%s) registered", (int)p->pid, p->comm);
 }
 
 static int coll_sendmsg(int sock, const struct coll_msg *m, const void *payload)
@@ -462,6 +479,11 @@ static void *coll_learner(void *arg)
 		p->learning = again;
 		pthread_mutex_unlock(&coll_procs_lock);
 	} while (again);
+	/*
+	 * The events its constructors registered after the hello have each
+	 * asked for a walk (EVENTS): walked, when none is asked for any more.
+	 */
+	coll_proc_say_registered(p);
 	coll_procs_put_one(p);
 	return NULL;
 }
@@ -490,6 +512,7 @@ static void coll_proc_note_events(struct coll_proc *p)
 	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
 	if (pthread_create(&t, &attr, coll_learner, p)) {
 		coll_learn_turn_done(p);
+		coll_proc_say_registered(p);
 		pthread_mutex_lock(&coll_procs_lock);
 		p->learning = false;
 		pthread_mutex_unlock(&coll_procs_lock);
