@@ -98,16 +98,17 @@ check "and it names both processes" grep -q '2 processes:' "$tmp/rec.out"
 # none has its id), and none of another program running meanwhile (the
 # same program under another name, so that its lines say whose they are).
 cp "$app" "$tmp/other-app"
-"$app" -n 40 -p 50000 >/dev/null 2>&1 &
+"$app" -n 80 -p 50000 >/dev/null 2>&1 &
 pa=$!
-"$tmp/other-app" -n 40 -p 50000 >/dev/null 2>&1 &
+"$tmp/other-app" -n 80 -p 50000 >/dev/null 2>&1 &
 pb=$!
 # Both registered before the recording starts (a sanitizer's build on a
-# loaded machine takes long to start them: 1.5 s of recording may
-# otherwise see nothing of them).
+# loaded machine takes long to start them: a short recording may
+# otherwise see nothing of them).  They fire for 4 s, and the recording
+# takes 3 (one CI run's 1.5 s saw no event of them, once in about 150).
 wait_for 15 grep -q "process $pa (" "$tmp/daemon.log"
 wait_for 15 grep -q "process $pb (" "$tmp/daemon.log"
-timeout -s INT 1.5 "$ustrace" trace-cmd record -P "$pa" -e sample_trace:foo_bar -o "$tmp/p.dat" \
+timeout -s INT 3 "$ustrace" trace-cmd record -P "$pa" -e sample_trace:foo_bar -o "$tmp/p.dat" \
 	>"$tmp/p.out" 2>&1
 wait "$pa" "$pb"
 trace-cmd report "$tmp/p.dat" 2>/dev/null | grep ' foo_bar: ' >"$tmp/p.txt"
