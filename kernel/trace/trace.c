@@ -19,6 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <signal.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/utsname.h>
 
@@ -37,16 +39,31 @@
  * Direct-mapped by pid: a thread whose slot is taken by a newer thread
  * loses its name and prints as "<...>", as an evicted pid does in the
  * kernel's table.  Written once per thread, read once per line.
+ *
+ * The table is a shared mapping, as the ring buffer is: a forked child
+ * records into its parent's buffer, and saves its threads' names where
+ * the parent (which prints and records the buffer) finds them, as every
+ * task of the kernel's is in its one table.  cmdline_lock orders the
+ * threads of one process; the processes that share the table write a
+ * slot under its owner word (a process id, 0 when free), and its
+ * sequence (odd while written) lets a reader see a copy torn by a write
+ * of another process.  A writer never waits: a slot another live process
+ * is writing is left alone (that name is not saved); one whose writer died
+ * in the middle is taken over.
  */
 #define SAVED_CMDLINES		TRACE_SAVED_CMDLINES
 
 struct saved_cmdline {
-	int	pid;
-	int	tgid;
-	char	comm[TRACE_COMM_LEN];
+	int		owner;		/* the writing process, 0: none */
+	unsigned int	seq;		/* odd while written */
+	int		pid;
+	int		tgid;
+	char		comm[TRACE_COMM_LEN];
 };
 
-static struct saved_cmdline saved_cmdlines[SAVED_CMDLINES];
+/* Where no shared mapping could be made: the process's own (children's names are lost). */
+static struct saved_cmdline saved_cmdlines_own[SAVED_CMDLINES];
+static struct saved_cmdline *saved_cmdlines = saved_cmdlines_own;
 static pthread_mutex_t cmdline_lock = PTHREAD_MUTEX_INITIALIZER;
 static void (*cmdline_mirror)(int pid, int tgid, const char *comm);
 
@@ -67,7 +84,72 @@ USTRACE_FORK_MUTEX_OPS(cmdline, &cmdline_lock);
 __attribute__((__constructor__))
 static void cmdline_fork_init(void)
 {
+	void *t = mmap(NULL, sizeof(saved_cmdlines_own), PROT_READ | PROT_WRITE,
+		       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+
+	/* The names an earlier constructor's events saved go along. */
+	pthread_mutex_lock(&cmdline_lock);
+	if (t != MAP_FAILED) {
+		memcpy(t, saved_cmdlines_own, sizeof(saved_cmdlines_own));
+		__atomic_store_n(&saved_cmdlines, t, __ATOMIC_RELEASE);
+	}
+	pthread_mutex_unlock(&cmdline_lock);
 	ustrace_fork_register(USTRACE_FORK_CMDLINES, &cmdline_fork_ops);
+}
+
+/*
+ * Take @sc for writing (under cmdline_lock): false if another process
+ * that is alive writes it.  Return: the sequence to end with
+ * (cmdline_slot_put()).
+ */
+static bool cmdline_slot_take(struct saved_cmdline *sc, unsigned int *seq)
+{
+	int me = (int)getpid(), owner = 0;
+
+	if (!__atomic_compare_exchange_n(&sc->owner, &owner, me, false, __ATOMIC_ACQUIRE,
+					 __ATOMIC_RELAXED)) {
+		/* A writer killed in the middle leaves its id: take the slot over. */
+		if (owner == me || !(kill(owner, 0) && errno == ESRCH) ||
+		    !__atomic_compare_exchange_n(&sc->owner, &owner, me, false, __ATOMIC_ACQUIRE,
+						 __ATOMIC_RELAXED))
+			return false;
+	}
+	*seq = __atomic_load_n(&sc->seq, __ATOMIC_RELAXED) | 1;
+	__atomic_store_n(&sc->seq, *seq, __ATOMIC_RELAXED);
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+	return true;
+}
+
+static void cmdline_slot_put(struct saved_cmdline *sc, unsigned int seq)
+{
+	__atomic_store_n(&sc->seq, seq + 1, __ATOMIC_RELEASE);
+	__atomic_store_n(&sc->owner, 0, __ATOMIC_RELEASE);
+}
+
+/*
+ * A copy of @sc that no other process's write tore (under cmdline_lock,
+ * or with @nolock from a fatal-signal handler).  Return: false if a write
+ * went on through every attempt (the slot then reads as empty).
+ */
+static bool cmdline_slot_get(const struct saved_cmdline *sc, struct saved_cmdline *out)
+{
+	for (int i = 0; i < 4; i++) {
+		unsigned int seq = __atomic_load_n(&sc->seq, __ATOMIC_ACQUIRE);
+
+		if (seq & 1)
+			continue;
+		out->pid = __atomic_load_n(&sc->pid, __ATOMIC_RELAXED);
+		out->tgid = __atomic_load_n(&sc->tgid, __ATOMIC_RELAXED);
+		for (size_t c = 0; c < TRACE_COMM_LEN; c++)
+			out->comm[c] = __atomic_load_n(&sc->comm[c], __ATOMIC_RELAXED);
+		out->comm[TRACE_COMM_LEN - 1] = '\0';
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		if (__atomic_load_n(&sc->seq, __ATOMIC_RELAXED) == seq)
+			return true;
+	}
+	out->pid = 0;
+	out->comm[0] = '\0';
+	return false;
 }
 
 /**
@@ -92,7 +174,8 @@ void trace_save_cmdline_of(int pid, int tgid, const char *comm)
 {
 	size_t n = strnlen(comm, TRACE_COMM_LEN - 1);
 	void (*mirror)(int pid, int tgid, const char *comm);
-	struct saved_cmdline *sc;
+	struct saved_cmdline *sc, cur;
+	unsigned int seq;
 
 	if (pid <= 0)
 		return;
@@ -105,18 +188,25 @@ void trace_save_cmdline_of(int pid, int tgid, const char *comm)
 	 * of ours out of the entry their ids share: it would show as <...>
 	 * from then on (ftracetest's trace-clock.tc did, once in a CI run).
 	 */
-	if (tgid != (int)getpid() && sc->pid && sc->pid != pid && sc->tgid == (int)getpid()) {
+	if (tgid != (int)getpid() && cmdline_slot_get(sc, &cur) && cur.pid && cur.pid != pid &&
+	    cur.tgid == (int)getpid()) {
 		pthread_mutex_unlock(&cmdline_lock);
 		return;
 	}
-	sc->pid = pid;
-	sc->tgid = tgid;
-
-	memcpy(sc->comm, comm, n);
-	sc->comm[n] = '\0';
+	if (!cmdline_slot_take(sc, &seq)) {
+		pthread_mutex_unlock(&cmdline_lock);
+		return;
+	}
+	__atomic_store_n(&sc->pid, pid, __ATOMIC_RELAXED);
+	__atomic_store_n(&sc->tgid, tgid, __ATOMIC_RELAXED);
+	for (size_t c = 0; c < TRACE_COMM_LEN; c++)
+		__atomic_store_n(&sc->comm[c], c < n ? comm[c] : '\0', __ATOMIC_RELAXED);
+	cmdline_slot_put(sc, seq);
+	memcpy(cur.comm, comm, n);
+	cur.comm[n] = '\0';
 	mirror = __atomic_load_n(&cmdline_mirror, __ATOMIC_RELAXED);
 	if (mirror)
-		mirror(pid, tgid, sc->comm);
+		mirror(pid, tgid, cur.comm);
 	pthread_mutex_unlock(&cmdline_lock);
 }
 
@@ -129,13 +219,13 @@ void trace_save_cmdline_of(int pid, int tgid, const char *comm)
 void trace_for_each_saved_cmdline(void (*fn)(int pid, int tgid, const char *comm, void *priv),
 				  void *priv)
 {
+	struct saved_cmdline sc;
 	unsigned int i;
 
 	pthread_mutex_lock(&cmdline_lock);
 	for (i = 0; i < SAVED_CMDLINES; i++)
-		if (saved_cmdlines[i].pid)
-			fn(saved_cmdlines[i].pid, saved_cmdlines[i].tgid,
-			   saved_cmdlines[i].comm, priv);
+		if (cmdline_slot_get(&saved_cmdlines[i], &sc) && sc.pid)
+			fn(sc.pid, sc.tgid, sc.comm, priv);
 	pthread_mutex_unlock(&cmdline_lock);
 }
 
@@ -171,15 +261,15 @@ void trace_print_saved_tgids(struct trace_seq *s)
 /* The saved process id of thread @pid, or 0. */
 int trace_find_tgid(int pid)
 {
-	struct saved_cmdline *sc;
+	struct saved_cmdline sc;
 	int tgid = 0;
 
 	if (pid <= 0)
 		return 0;
-	sc = &saved_cmdlines[(unsigned int)pid % SAVED_CMDLINES];
 	pthread_mutex_lock(&cmdline_lock);
-	if (sc->pid == pid)
-		tgid = sc->tgid;
+	if (cmdline_slot_get(&saved_cmdlines[(unsigned int)pid % SAVED_CMDLINES], &sc) &&
+	    sc.pid == pid)
+		tgid = sc.tgid;
 	pthread_mutex_unlock(&cmdline_lock);
 	return tgid;
 }
@@ -190,30 +280,24 @@ int trace_find_tgid(int pid)
  * @comm:   receives the name when the slot is used
  * @nolock: read without the lock: for a fatal-signal handler, which must
  *	    not wait for a lock its own thread may hold; a slot being
- *	    written meanwhile may come out torn
+ *	    written meanwhile reads as empty
  *
  * Return: the slot's pid, 0 for an empty slot, -1 past the table.
  * Context: async-signal-safe with @nolock.
  */
 int trace_saved_cmdline_get(unsigned int slot, char comm[TRACE_COMM_LEN], bool nolock)
 {
-	const struct saved_cmdline *sc;
-	int pid;
+	struct saved_cmdline sc = { 0 };
 
 	if (slot >= SAVED_CMDLINES)
 		return -1;
-	sc = &saved_cmdlines[slot];
-	if (nolock) {
-		pid = __atomic_load_n(&sc->pid, __ATOMIC_RELAXED);
-		memcpy(comm, sc->comm, TRACE_COMM_LEN);
-	} else {
+	if (!nolock)
 		pthread_mutex_lock(&cmdline_lock);
-		pid = sc->pid;
-		memcpy(comm, sc->comm, TRACE_COMM_LEN);
+	cmdline_slot_get(&__atomic_load_n(&saved_cmdlines, __ATOMIC_ACQUIRE)[slot], &sc);
+	if (!nolock)
 		pthread_mutex_unlock(&cmdline_lock);
-	}
-	comm[TRACE_COMM_LEN - 1] = '\0';
-	return pid;
+	memcpy(comm, sc.comm, TRACE_COMM_LEN);
+	return sc.pid;
 }
 
 /**
@@ -224,7 +308,7 @@ int trace_saved_cmdline_get(unsigned int slot, char comm[TRACE_COMM_LEN], bool n
  */
 void trace_find_cmdline(int pid, char comm[TRACE_COMM_LEN])
 {
-	struct saved_cmdline *sc;
+	struct saved_cmdline sc;
 
 	if (!pid) {
 		strcpy(comm, "<idle>");
@@ -234,10 +318,10 @@ void trace_find_cmdline(int pid, char comm[TRACE_COMM_LEN])
 		strcpy(comm, "<XXX>");
 		return;
 	}
-	sc = &saved_cmdlines[(unsigned int)pid % SAVED_CMDLINES];
 	pthread_mutex_lock(&cmdline_lock);
-	if (sc->pid == pid)
-		memcpy(comm, sc->comm, TRACE_COMM_LEN);
+	if (cmdline_slot_get(&saved_cmdlines[(unsigned int)pid % SAVED_CMDLINES], &sc) &&
+	    sc.pid == pid)
+		memcpy(comm, sc.comm, TRACE_COMM_LEN);
 	else
 		strcpy(comm, "<...>");
 	pthread_mutex_unlock(&cmdline_lock);

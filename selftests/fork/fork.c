@@ -36,6 +36,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/mount.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 
@@ -455,7 +456,7 @@ static int (*const methods[])(void) = {
 static int case_fork_exit(void)
 {
 	int pids[NR_SERIAL], bad = 0;
-	char want[32], *text;
+	char want[32], comm[16] = "", name[48], *text;
 
 	fire(1);
 	for (int i = 0; i < NR_SERIAL; i++)
@@ -467,11 +468,30 @@ static int case_fork_exit(void)
 	text = buffer_text();
 	if (!text)
 		return 1;
+	if (prctl(PR_GET_NAME, comm, 0, 0, 0))
+		return 1;
 	for (int i = 0; i < NR_SERIAL; i++) {
+		const char *at, *line;
+
 		snprintf(want, sizeof(want), "fork_ev: v=%d\n", pids[i]);
-		if (!strstr(text, want)) {
+		if (!(at = strstr(text, want))) {
 			fail("the child's event '%.*s' is not in the trace", (int)strlen(want) - 1,
 			     want);
+			bad = 1;
+			continue;
+		}
+		/*
+		 * Named as the kernel names every task: the child saved its
+		 * name where its parent, which prints the buffer, finds it.
+		 */
+		for (line = at; line > text && line[-1] != '\n'; line--)
+			;
+		while (*line == ' ')
+			line++;
+		snprintf(name, sizeof(name), "%s-%d ", comm, pids[i]);
+		if (strncmp(line, name, strlen(name))) {
+			fail("the child's line is not named '%s': '%.*s'", name,
+			     (int)(at - line) + (int)strlen(want) - 1, line);
 			bad = 1;
 		}
 	}

@@ -83,6 +83,21 @@ done
 for how in execfail vfork vfork-exec fork spawn; do
 	check "$how: the program goes on recording; the file holds it all" ended "$how" 199
 done
+# A forked child that fires and calls exit(): its event is in the
+# parent's file under its own pid, named as the kernel names every task
+# (the saved cmdlines are shared with the child, events.rst).
+forked_named() {
+	local line
+
+	USTRACE_EVENTS=rec_test USTRACE_OUTPUT=ff.dat "${run[@]}" "$app" -n 10 -w 1 -X fork-fire ||
+		return 1
+	line=$(trace-cmd report ff.dat 2>/dev/null | grep 'worker=-1 seq=7777')
+	echo "$line"
+	[[ $line =~ ^\ *rec-app-([0-9]+)\  ]] || return 1
+	# Not the parent's pid: the parent's own events name another.
+	! trace-cmd report ff.dat 2>/dev/null | grep -v 'worker=-1' | grep -q "rec-app-${BASH_REMATCH[1]} "
+}
+check "a forked child's event is named with its own pid" forked_named
 
 # The core dump and the status the program would have had without us.
 core_py='

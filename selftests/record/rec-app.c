@@ -54,8 +54,10 @@
  *             on its own and returns from main()), or go on after: execfail
  *             (exec of a file that does not exist), vfork (a child that
  *             calls _exit()), vfork-exec (a child that execs /bin/true),
- *             fork (a child that calls _exit()), spawn (posix_spawn() of
- *             /bin/true); those then run -n again and return from main()
+ *             fork (a child that calls _exit()), fork-fire (a child that
+ *             fires rec_seq worker=-1 seq=7777 and calls exit()), spawn
+ *             (posix_spawn() of /bin/true); those then run -n again and
+ *             return from main()
  *
  * rec-app-static is the same program linked with libustrace.a, for -M and
  * -t, which reach into the library.
@@ -441,6 +443,12 @@ static int end_by(const char *how)
 		pid = fork();
 		if (!pid)
 			_exit(0);
+	} else if (!strcmp(how, "fork-fire")) {
+		pid = fork();
+		if (!pid) {
+			trace_rec_seq(-1, 7777);
+			exit(0);
+		}
 	} else {
 		fprintf(stderr, "rec-app: -X %s: no such way\n", how);
 		return -1;
