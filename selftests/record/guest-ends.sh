@@ -99,6 +99,39 @@ forked_named() {
 }
 check "a forked child's event is named with its own pid" forked_named
 
+# daemon(): libc's parent ends by its own _exit(), which is not the
+# library's; the parent writes its file all the same, and the child, the
+# program from then on, records on its own.  Under ustrace record both
+# parts make one whole file; by hand, with %p, two files.
+daemoned() {
+	"${run[@]}" "$ustrace" record -o dm.dat -e rec_test -- "$app" -n 100 -w 2 -X daemon \
+		>dm.out 2>&1 || { cat dm.out; return 1; }
+	cat dm.out
+	grep -q '2 processes:' dm.out && whole dm.dat 2 199
+}
+check "daemon() under ustrace record: the parent's and the daemon's events, whole" daemoned
+daemoned_by_hand() {
+	local f n=0 whole_one=0
+
+	mkdir dmh && (cd dmh && USTRACE_EVENTS=rec_test USTRACE_OUTPUT=d-%p.dat \
+		"${run[@]}" "$app" -n 100 -w 2 -X daemon) || return 1
+	# The daemon writes its file as it ends, after the parent's.
+	for _ in $(seq 100); do
+		pgrep -f -- "$app -n 100 -w 2 -X daemon" >/dev/null || break
+		sleep 0.1
+	done
+	ls -la dmh
+	for f in dmh/d-*.dat; do
+		[ -f "$f" ] || continue
+		n=$((n + 1))
+		# The parent's: 0..99 of each worker; the daemon's: the next 100.
+		whole "$f" 2 99 >/dev/null && whole_one=$((whole_one + 1))
+		trace-cmd report "$f" 2>/dev/null | grep -c ' rec_seq: '
+	done
+	[ "$n" = 2 ] && [ "$whole_one" = 1 ]
+}
+check "daemon() by hand with %p: the parent's file whole, and the daemon's" daemoned_by_hand
+
 # The core dump and the status the program would have had without us.
 core_py='
 import os, resource, subprocess, sys

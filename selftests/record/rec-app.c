@@ -56,8 +56,9 @@
  *             calls _exit()), vfork-exec (a child that execs /bin/true),
  *             fork (a child that calls _exit()), fork-fire (a child that
  *             fires rec_seq worker=-1 seq=7777 and calls exit()), spawn
- *             (posix_spawn() of /bin/true); those then run -n again and
- *             return from main()
+ *             (posix_spawn() of /bin/true), daemon (daemon(1, 1): the
+ *             parent ends, the child goes on); those then run -n again
+ *             and return from main()
  *
  * rec-app-static is the same program linked with libustrace.a, for -M and
  * -t, which reach into the library.
@@ -430,6 +431,8 @@ static int end_by(const char *how)
 		execl("/nonexistent/rec-app", "rec-app", (char *)NULL);
 		return errno == ENOENT ? 0 : -1;
 	}
+	if (!strcmp(how, "daemon"))
+		return daemon(1, 1) ? -1 : 0;
 	if (!strcmp(how, "spawn")) {
 		if (posix_spawn(&pid, "/bin/true", NULL, NULL, argv, NULL))
 			return -1;

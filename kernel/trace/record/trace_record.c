@@ -198,6 +198,7 @@ static struct recorder {
 	char			kallsyms[64];
 	char			uname[sizeof(struct utsname)];
 	bool			clock_scale;
+	bool			from_env;	/* USTRACE_EVENTS started it */
 	int			claim_fd;	/* the thread's; -1: no claim */
 	pid_t			claim_other;	/* who had the output; -1: unknown */
 	char			claim_path[PATH_MAX + 8];
@@ -2275,6 +2276,46 @@ static void trace_record_env_init(void)
 	if (err)
 		rec_warn("%s: %s; not recording", attr.output ? attr.output : "trace.dat",
 			 strerror(-err));
+	else
+		rec.from_env = true;
+}
+
+int trace_record_before_daemon(void)
+{
+	int was = !rec_owner() ? TRACE_RECORD_NONE :
+		  rec.from_env ? TRACE_RECORD_ENV : TRACE_RECORD_API;
+
+	trace_record_finish_now();
+	return was;
+}
+
+void trace_record_daemon_child(int was)
+{
+	/* A child of a recording process forks as any child does. */
+	if (was == TRACE_RECORD_NONE || __atomic_load_n(&rec.state, __ATOMIC_ACQUIRE) == REC_OFF)
+		return;
+	/*
+	 * The parent's: its thread is not ours (nothing to stop or join),
+	 * nor are the descriptors of that thread's table; we are the only
+	 * thread, so no probe is inside the instance we free.
+	 */
+	rec_uninstall_handlers();
+	rec.have_thread = false;
+	rec.thread_tid = 0;
+	rec.claim_fd = -1;
+	rec.lock_tid = rec.reading_tid = rec.writer_tid = 0;
+	rec.req.kind = REQ_NONE;
+	free(rec.cpus);
+	rec.cpus = NULL;
+	if (rec.tr)
+		trace_array_destroy(rec.tr);
+	rec.tr = NULL;
+	rec.buffer = NULL;
+	rec_free_config(&rec.cfg);
+	rec.from_env = false;
+	__atomic_store_n(&rec.state, REC_OFF, __ATOMIC_RELEASE);
+	if (was == TRACE_RECORD_ENV)
+		trace_record_env_init();
 }
 
 /* After the destructors of every object that uses the library. */

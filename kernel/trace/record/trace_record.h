@@ -6,6 +6,8 @@
 #ifndef _USTRACE_KERNEL_TRACE_TRACE_RECORD_H
 #define _USTRACE_KERNEL_TRACE_TRACE_RECORD_H
 
+#include <stdbool.h>
+
 struct trace_array;
 
 /*
@@ -24,6 +26,19 @@ struct trace_array *trace_record_instance(void);
  */
 void trace_record_finish_now(void);
 void trace_record_before_exec(void);
+
+/*
+ * For trace_record_libc.c's daemon(): before the fork, the file of what
+ * this process recorded so far (it ends right after).  Return:
+ * TRACE_RECORD_NONE if it does not record (a child of a recording process
+ * among them), _API if ustrace_record_start() started its recording, _ENV
+ * if the environment did.  In the child (one thread), with that value:
+ * the parent's recording forgotten and, for _ENV, one of its own started
+ * from the environment, as a program that starts does.
+ */
+enum { TRACE_RECORD_NONE, TRACE_RECORD_API, TRACE_RECORD_ENV };
+int trace_record_before_daemon(void);
+void trace_record_daemon_child(int was);
 
 /* The name of that instance (instances/NAME in a tracefs mount). */
 #define TRACE_RECORD_INSTANCE	"ustrace-record"

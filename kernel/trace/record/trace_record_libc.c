@@ -11,7 +11,9 @@
  * libc's.  Only the recording process writes: a child of fork() or of
  * vfork() (a pid of its own) goes straight on, which a vfork() child
  * must, sharing the parent's memory.  posix_spawn(), system() and popen()
- * exec inside libc, through none of these, in children anyway.  An exec
+ * exec inside libc, through none of these, in children anyway.
+ * daemon() ends its parent with libc's own _exit(), which is not ours:
+ * the library defines it too (below).  An exec
  * that replaces the program by another linked with libustrace, which
  * inherits the variables, records into the same file (the pid, %p, is
  * the same): the new program's file replaces this one when it ends.
@@ -25,7 +27,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/sysmacros.h>
 
 #include "trace_record.h"
 
@@ -119,6 +123,55 @@ REC_LIBC_HOOK __attribute__((__noreturn__)) void _Exit(int status)
 {
 	trace_record_finish_now();
 	rec_real_exit(status);
+}
+
+/*
+ * daemon(): libc's, but for what the recording needs.  The parent writes
+ * its file and ends; the child, the program from now on, records on its
+ * own, as a program just started (a recording that USTRACE_EVENTS
+ * started: a part of its own under ustrace record, its own file with %p
+ * in USTRACE_OUTPUT).
+ */
+REC_LIBC_HOOK int daemon(int nochdir, int noclose)
+{
+	int was = trace_record_before_daemon();
+	struct stat st;
+	pid_t pid;
+	int fd;
+
+	/* The streams are libc's: unflushed output goes on with the child. */
+	pid = fork();
+	/*
+	 * No child: the program goes on, its file written; it records no
+	 * more (its other threads may be inside the instance's probes).
+	 */
+	if (pid < 0)
+		return -1;
+	if (pid)
+		rec_real_exit(0);
+	trace_record_daemon_child(was);
+	if (setsid() < 0)
+		return -1;
+	if (!nochdir && chdir("/"))
+		return -1;
+	if (!noclose) {
+		fd = open("/dev/null", O_RDWR);
+		if (fd < 0)
+			return -1;
+		/* As libc's: /dev/null must be the device, not a file put there. */
+		if (fstat(fd, &st) || !S_ISCHR(st.st_mode) ||
+		    st.st_rdev != makedev(1, 3)) {
+			close(fd);
+			errno = ENODEV;
+			return -1;
+		}
+		dup2(fd, STDIN_FILENO);
+		dup2(fd, STDOUT_FILENO);
+		dup2(fd, STDERR_FILENO);
+		if (fd > STDERR_FILENO)
+			close(fd);
+	}
+	return 0;
 }
 
 REC_LIBC_HOOK int execve(const char *path, char *const argv[], char *const envp[])
