@@ -108,10 +108,16 @@ static bool cmdline_slot_take(struct saved_cmdline *sc, unsigned int *seq)
 
 	if (!__atomic_compare_exchange_n(&sc->owner, &owner, me, false, __ATOMIC_ACQUIRE,
 					 __ATOMIC_RELAXED)) {
-		/* A writer killed in the middle leaves its id: take the slot over. */
-		if (owner == me || !(kill(owner, 0) && errno == ESRCH) ||
-		    !__atomic_compare_exchange_n(&sc->owner, &owner, me, false, __ATOMIC_ACQUIRE,
-						 __ATOMIC_RELAXED))
+		/*
+		 * A writer killed in the middle leaves its id: take the slot
+		 * over.  The program's errno is its own (a probe comes here).
+		 */
+		int saved_errno = errno;
+		bool gone = owner != me && kill(owner, 0) && errno == ESRCH;
+
+		errno = saved_errno;
+		if (!gone || !__atomic_compare_exchange_n(&sc->owner, &owner, me, false,
+							  __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
 			return false;
 	}
 	*seq = __atomic_load_n(&sc->seq, __ATOMIC_RELAXED) | 1;
