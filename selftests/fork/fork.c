@@ -50,29 +50,15 @@
 
 #include "kselftest.h"
 #include "self_path.h"
+#include "tsan_options.h"
 
-#if defined(__SANITIZE_THREAD__)
-# define FORK_TSAN 1
-#elif defined(__has_feature)
-# if __has_feature(thread_sanitizer)
-#  define FORK_TSAN 1
-# endif
-#endif
-
-#ifdef FORK_TSAN
 /*
  * ThreadSanitizer's own limits, not the library's: in the child of a
  * multi-threaded fork it counts the parent's threads as finished and never
  * joined (a "thread leak" at exit()), and by default it kills a child that
- * starts a thread (the tracefs server of case_child_mount()).  The
- * variant's TSAN_OPTIONS still apply on top of these.
+ * starts a thread (the tracefs server of case_child_mount()).
  */
-const char *__tsan_default_options(void);
-const char *__tsan_default_options(void)
-{
-	return "report_thread_leaks=0:die_after_fork=0";
-}
-#endif
+TEST_TSAN_OPTIONS("report_thread_leaks=0:die_after_fork=0")
 
 #if defined(__SANITIZE_ADDRESS__)
 # define FORK_ASAN 1
@@ -766,7 +752,7 @@ static int case_child_mount(void)
  */
 static void *mount_forker_fn(void *arg)
 {
-#if defined(FORK_TSAN) || defined(FORK_ASAN)
+#if defined(TEST_TSAN) || defined(FORK_ASAN)
 	const bool may_mount = false;
 #else
 	const bool may_mount = true;

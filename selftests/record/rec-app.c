@@ -90,28 +90,14 @@
 #define CREATE_TRACE_POINTS
 #include "trace-events-sample.h"
 #include "rec-events.h"
+#include "tsan_options.h"
 
-#if defined(__SANITIZE_THREAD__)
-# define REC_APP_TSAN 1
-#elif defined(__has_feature)
-# if __has_feature(thread_sanitizer)
-#  define REC_APP_TSAN 1
-# endif
-#endif
-
-#ifdef REC_APP_TSAN
 /*
  * ThreadSanitizer's limit, not the library's: by default it kills a child
  * of a multi-threaded fork that starts a thread, which the daemon of -X
- * daemon does (its recorder's; the parent had one).  The variant's
- * TSAN_OPTIONS still apply on top of this.
+ * daemon does (its recorder's; the parent had one).
  */
-const char *__tsan_default_options(void);
-const char *__tsan_default_options(void)
-{
-	return "die_after_fork=0";
-}
-#endif
+TEST_TSAN_OPTIONS("die_after_fork=0")
 
 #ifdef REC_APP_STATIC
 #include <linux/trace.h>
