@@ -56,7 +56,7 @@
  *             calls _exit()), vfork-exec (a child that execs /bin/true),
  *             fork (a child that calls _exit()), fork-fire (a child that
  *             fires rec_seq worker=-1 seq=7777 and calls exit()), spawn
- *             (posix_spawn() of /bin/true), daemon (daemon(1, 1): the
+ *             (posix_spawn() of /bin/true), daemon (daemon(0, 0): the
  *             parent ends, the child goes on); those then run -n again
  *             and return from main()
  *
@@ -440,7 +440,7 @@ static int end_by(const char *how)
 		return errno == ENOENT ? 0 : -1;
 	}
 	if (!strcmp(how, "daemon"))
-		return daemon(1, 1) ? -1 : 0;
+		return daemon(0, 0) ? -1 : 0;
 	if (!strcmp(how, "spawn")) {
 		if (posix_spawn(&pid, "/bin/true", NULL, NULL, argv, NULL))
 			return -1;

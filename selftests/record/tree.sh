@@ -9,6 +9,7 @@
 #     (stock trace-cmd report), and the summary names both pids
 #   - a grandchild, and one left to run after its shells ended (an orphan
 #     the command waits for)
+#   - a program run in another directory than the relative -o's
 #   - a traced program that execs another: both programs' events
 #   - ten processes at once
 #   - a process that outlives the command by more than --tree-wait: said,
@@ -103,6 +104,18 @@ grandchild() {
 	events gc.dat 2
 }
 check "a child and a grandchild (sh -c 'sh -c app'): both" grandchild
+
+# -o relative, the program run in another directory: its part goes to the
+# parts' directory all the same (named absolutely).
+elsewhere() {
+	mkdir -p away &&
+	"${run[@]}" "$ustrace" record -e rec_test -o away.dat -- \
+		sh -c "cd away && exec $app -w 3 -n 200" 2>away.sum || { cat away.sum; return 1; }
+	cat away.sum
+	events away.dat 1
+}
+check "-o relative, the program run in another directory (sh -c 'cd DIR && app'): its events" \
+	elsewhere
 
 orphan() {
 	# The shells end at once; the app, an orphan, runs on and is waited for.

@@ -364,17 +364,33 @@ struct part {
 	unsigned long long	events, lost;
 };
 
-/* The private directory of the parts, next to the output. */
+/*
+ * The private directory of the parts, next to the output, by an absolute
+ * name: the program may run elsewhere (sh -c 'cd DIR && ./app'), or
+ * change its directory (daemon()) before it writes its part.
+ */
 static int make_parts_dir(struct record_opts *o)
 {
 	const char *slash = strrchr(o->output, '/');
-	size_t dlen = slash ? (size_t)(slash - o->output) + 1 : 0;
+	size_t dlen = slash ? (size_t)(slash - o->output) + 1 : 0, clen = 0;
+	char cwd[PATH_MAX];
 
-	o->parts = malloc(dlen + 32);
+	if (o->output[0] != '/') {
+		if (!getcwd(cwd, sizeof(cwd))) {
+			ustrace_err("record: the working directory: %s", strerror(errno));
+			return -1;
+		}
+		clen = strlen(cwd) + 1;
+	}
+	o->parts = malloc(clen + dlen + 32);
 	if (!o->parts)
 		return -1;
-	memcpy(o->parts, o->output, dlen);
-	strcpy(o->parts + dlen, ".ustrace-record-XXXXXX");
+	if (clen) {
+		memcpy(o->parts, cwd, clen - 1);
+		o->parts[clen - 1] = '/';
+	}
+	memcpy(o->parts + clen, o->output, dlen);
+	strcpy(o->parts + clen + dlen, ".ustrace-record-XXXXXX");
 	if (!mkdtemp(o->parts)) {
 		ustrace_err("record: a directory for the parts next to %s: %s", o->output,
 			    strerror(errno));
