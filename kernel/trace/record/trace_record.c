@@ -2295,25 +2295,17 @@ void trace_record_daemon_child(int was)
 	if (was == TRACE_RECORD_NONE || __atomic_load_n(&rec.state, __ATOMIC_ACQUIRE) == REC_OFF)
 		return;
 	/*
-	 * The parent's: its thread is not ours (nothing to stop or join),
-	 * nor are the descriptors of that thread's table; we are the only
-	 * thread, so no probe is inside the instance we free.
+	 * The parent's: its thread is not ours (nothing to stop or join:
+	 * rec_teardown() then only frees), nor are the descriptors of that
+	 * thread's table; we are the only thread, so no probe is inside the
+	 * instance it frees.
 	 */
-	rec_uninstall_handlers();
 	rec.have_thread = false;
 	rec.thread_tid = 0;
-	rec.claim_fd = -1;
 	rec.lock_tid = rec.reading_tid = rec.writer_tid = 0;
 	rec.req.kind = REQ_NONE;
-	free(rec.cpus);
-	rec.cpus = NULL;
-	if (rec.tr)
-		trace_array_destroy(rec.tr);
-	rec.tr = NULL;
-	rec.buffer = NULL;
-	rec_free_config(&rec.cfg);
+	rec_teardown(true);
 	rec.from_env = false;
-	__atomic_store_n(&rec.state, REC_OFF, __ATOMIC_RELEASE);
 	if (was == TRACE_RECORD_ENV)
 		trace_record_env_init();
 }
