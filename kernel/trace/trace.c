@@ -158,6 +158,13 @@ static bool cmdline_slot_get(const struct saved_cmdline *sc, struct saved_cmdlin
 	return false;
 }
 
+/* The entry of thread @pid (> 0) into @out, under cmdline_lock: false if it has none. */
+static bool cmdline_find(int pid, struct saved_cmdline *out)
+{
+	return cmdline_slot_get(&saved_cmdlines[(unsigned int)pid % SAVED_CMDLINES], out) &&
+	       out->pid == pid;
+}
+
 /**
  * trace_save_cmdline - remember the calling thread's name for @pid
  * @pid: the calling thread's id
@@ -203,13 +210,14 @@ void trace_save_cmdline_of(int pid, int tgid, const char *comm)
 		pthread_mutex_unlock(&cmdline_lock);
 		return;
 	}
+	/* The name as the entry keeps it, padded: built once, stored, mirrored. */
+	memset(cur.comm, 0, sizeof(cur.comm));
+	memcpy(cur.comm, comm, n);
 	__atomic_store_n(&sc->pid, pid, __ATOMIC_RELAXED);
 	__atomic_store_n(&sc->tgid, tgid, __ATOMIC_RELAXED);
 	for (size_t c = 0; c < TRACE_COMM_LEN; c++)
-		__atomic_store_n(&sc->comm[c], c < n ? comm[c] : '\0', __ATOMIC_RELAXED);
+		__atomic_store_n(&sc->comm[c], cur.comm[c], __ATOMIC_RELAXED);
 	cmdline_slot_put(sc, seq);
-	memcpy(cur.comm, comm, n);
-	cur.comm[n] = '\0';
 	mirror = __atomic_load_n(&cmdline_mirror, __ATOMIC_RELAXED);
 	if (mirror)
 		mirror(pid, tgid, cur.comm);
@@ -273,8 +281,7 @@ int trace_find_tgid(int pid)
 	if (pid <= 0)
 		return 0;
 	pthread_mutex_lock(&cmdline_lock);
-	if (cmdline_slot_get(&saved_cmdlines[(unsigned int)pid % SAVED_CMDLINES], &sc) &&
-	    sc.pid == pid)
+	if (cmdline_find(pid, &sc))
 		tgid = sc.tgid;
 	pthread_mutex_unlock(&cmdline_lock);
 	return tgid;
@@ -325,8 +332,7 @@ void trace_find_cmdline(int pid, char comm[TRACE_COMM_LEN])
 		return;
 	}
 	pthread_mutex_lock(&cmdline_lock);
-	if (cmdline_slot_get(&saved_cmdlines[(unsigned int)pid % SAVED_CMDLINES], &sc) &&
-	    sc.pid == pid)
+	if (cmdline_find(pid, &sc))
 		memcpy(comm, sc.comm, TRACE_COMM_LEN);
 	else
 		strcpy(comm, "<...>");
